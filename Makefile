@@ -1,0 +1,54 @@
+# Mnemo: `make run` starts everything on a laptop, `make test` runs the whole suite.
+# Both install what is missing first (virtualenv, Python packages, front-end packages, Chromium).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+PYTHON312 ?= $(shell command -v python3.12 2>/dev/null || ls -d $$HOME/.pyenv/versions/3.12*/bin/python3.12 /root/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | tail -n 1)
+PY_STAMP := $(VENV)/.installed
+ASSETS_STAMP := frontend/static/vendor/.installed
+PYTEST_ARGS ?=
+
+.PHONY: help install run test lint browser clean
+
+help:
+	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
+	@echo "make test   run the whole test suite against real services"
+	@echo "make lint   ruff + mypy"
+
+$(PY):
+	@if [ -z "$(PYTHON312)" ]; then echo "Python 3.12 not found: install python3.12 (or pyenv install 3.12) and retry" >&2; exit 1; fi
+	$(PYTHON312) -m venv $(VENV)
+
+$(PY_STAMP): pyproject.toml requirements.lock | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[dev]'
+	@touch $@
+
+$(ASSETS_STAMP): frontend/package.json frontend/package-lock.json frontend/scripts/vendor.sh
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	frontend/scripts/vendor.sh
+	@touch $@
+
+install: $(PY_STAMP) $(ASSETS_STAMP)
+
+# Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; \
+	fi
+
+run: install
+	$(PY) -m config.devserver
+
+test: install browser
+	$(PY) -m config.embedded --profile test -- $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy memory/core
+
+clean:
+	rm -rf $(VENV) frontend/node_modules frontend/static/vendor var/test

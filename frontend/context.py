@@ -1,0 +1,22 @@
+"""Template context for every page: the workspace switcher and what the user may open."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from tenants.permissions import Capability, role_allows
+from tenants.selectors import memberships_for_user
+
+
+def navigation(request: HttpRequest) -> dict[str, object]:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    membership = getattr(request, "membership", None)
+    role = membership.role if membership is not None else None
+    return {
+        "workspaces": memberships_for_user(user=user),
+        "current_tenant": getattr(request, "tenant", None),
+        "current_role": role,
+        "nav_can": {cap.name.lower(): role_allows(role, cap) for cap in Capability},
+    }

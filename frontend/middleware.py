@@ -1,0 +1,27 @@
+"""Service errors that escape a dashboard view become the matching error page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
+from config.errors import MnemoError, NotFound, PermissionDenied
+from frontend.views import errors
+
+
+class ServiceErrorMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if not isinstance(exc, MnemoError) or request.path.startswith("/api/"):
+            return None
+        if isinstance(exc, NotFound):
+            return errors.page_not_found(request, exc)
+        if isinstance(exc, PermissionDenied):
+            return errors.permission_denied(request, exc)
+        return errors.bad_request(request, exc)

@@ -1,0 +1,72 @@
+"""Tenant resolution for dashboard pages, and rendering of pages with their HTMX partials."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from audit.actors import Actor
+from config.errors import MnemoError, NotFound
+from tenants.permissions import Capability, role_allows
+from tenants.selectors import tenant_resolve_for_user
+
+View = Callable[..., HttpResponse]
+
+
+def tenant_view(capability: Capability = Capability.VIEW) -> Callable[[View], View]:
+    """Resolve ``/t/<slug>/...`` for the logged-in member: 404 for outsiders, 403 below the role.
+
+    Sets ``request.tenant``, ``request.membership`` and ``request.actor``; the view receives the
+    rest of the URL kwargs without ``slug``.
+    """
+
+    def decorator(view: View) -> View:
+        @login_required
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                tenant, membership = tenant_resolve_for_user(user=request.user, slug=slug)
+            except NotFound as exc:
+                raise Http404(exc.message) from exc
+            if not role_allows(membership.role, capability):
+                raise PermissionDenied(f"your role ({membership.role}) cannot open this page")
+            request.tenant = tenant  # type: ignore[attr-defined]
+            request.membership = membership  # type: ignore[attr-defined]
+            request.actor = Actor.for_user(request.user, role=membership.role)  # type: ignore[attr-defined]
+            if request.session.get("last_tenant") != tenant.slug:
+                request.session["last_tenant"] = tenant.slug
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def can(request: HttpRequest, capability: Capability) -> bool:
+    membership = getattr(request, "membership", None)
+    return membership is not None and role_allows(membership.role, capability)
+
+
+def page(
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    *,
+    partial: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """Render the full page, or only ``partial`` when HTMX asks for it (NetBox's htmx_partial)."""
+    name = partial if partial and getattr(request, "htmx", False) else template
+    return render(request, name, context, status=status)
+
+
+def report(request: HttpRequest, error: MnemoError) -> None:
+    """Show a service error to the user as a flash message."""
+    messages.error(request, error.message)

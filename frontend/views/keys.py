@@ -1,0 +1,80 @@
+"""API keys: list, create (the secret is shown once), revoke."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from config.errors import MnemoError
+from frontend.forms import ApiKeyForm
+from frontend.views.base import can, page, report, tenant_view
+from tenants import services
+from tenants.permissions import Capability
+from tenants.selectors import apikey_get_for_tenant, apikeys_for_tenant
+
+
+def _context(request: HttpRequest, form: ApiKeyForm, **extra: object) -> dict[str, object]:
+    tenant = request.tenant  # type: ignore[attr-defined]
+    actor = request.actor  # type: ignore[attr-defined]
+    keys = list(apikeys_for_tenant(tenant=tenant))
+    for key in keys:
+        key.can_revoke = key.revoked_at is None and (  # type: ignore[attr-defined]
+            key.created_by_id == actor.id or can(request, Capability.KEYS_MANAGE)
+        )
+    return {
+        "form": form,
+        "keys": keys,
+        "can_create": can(request, Capability.KEYS_CREATE),
+        "can_admin_scope": can(request, Capability.KEYS_MANAGE),
+        **extra,
+    }
+
+
+@tenant_view()
+def keys(request: HttpRequest) -> HttpResponse:
+    return page(request, "frontend/keys.html", _context(request, ApiKeyForm()))
+
+
+@require_POST
+@tenant_view(Capability.KEYS_CREATE)
+def key_create(request: HttpRequest) -> HttpResponse:
+    form = ApiKeyForm(request.POST)
+    created = secret = None
+    status = 200
+    if form.is_valid():
+        try:
+            created, secret = services.apikey_create(
+                tenant=request.tenant, actor=request.actor,  # type: ignore[attr-defined]
+                name=form.cleaned_data["name"], scopes=form.cleaned_data["scopes"],
+                expires_at=form.expires_at(),
+            )  # fmt: skip
+            form = ApiKeyForm()
+        except MnemoError as exc:
+            for field, message in exc.fields.items():
+                form.add_error(field if field in form.fields else None, message)
+            if not exc.fields:
+                form.add_error(None, exc.message)
+            status = exc.status
+    else:
+        status = 400
+    context = _context(request, form, created=created, secret=secret)
+    if not request.htmx:  # type: ignore[attr-defined]
+        return page(request, "frontend/keys.html", context, status=status)
+    # HTMX swaps the whole keys panel; errors must still render, so answer 200 with the form.
+    return page(request, "frontend/keys.html", context, partial="frontend/partials/_keys.html")
+
+
+@require_POST
+@tenant_view(Capability.KEYS_CREATE)
+def key_revoke(request: HttpRequest, key_id: int) -> HttpResponse:
+    tenant = request.tenant  # type: ignore[attr-defined]
+    key = apikey_get_for_tenant(tenant=tenant, id=key_id)
+    try:
+        services.apikey_revoke(tenant=tenant, actor=request.actor, key=key)  # type: ignore[attr-defined]
+    except MnemoError as exc:
+        report(request, exc)
+    if not request.htmx:  # type: ignore[attr-defined]
+        return redirect("keys", slug=tenant.slug)
+    context = _context(request, ApiKeyForm())
+    return page(request, "frontend/keys.html", context, partial="frontend/partials/_keys.html")

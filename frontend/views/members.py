@@ -1,0 +1,134 @@
+"""Members: list, invite by email, change role, remove; pending invitations."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from config.errors import MnemoError
+from frontend.forms import InviteForm, RoleForm
+from frontend.views.base import can, page, report, tenant_view
+from tenants import services
+from tenants.models import Membership
+from tenants.permissions import Capability, may_assign_role
+from tenants.selectors import (
+    invitation_get_for_tenant,
+    invitations_pending_for_tenant,
+    members_for_tenant,
+    membership_get_for_tenant,
+)
+
+
+def _context(request: HttpRequest, form: InviteForm, **extra: object) -> dict[str, object]:
+    tenant = request.tenant  # type: ignore[attr-defined]
+    acting = request.membership  # type: ignore[attr-defined]
+    members = list(members_for_tenant(tenant=tenant))
+    for member in members:
+        member.assignable = [  # type: ignore[attr-defined]
+            (value, label) for value, label in Membership.Role.choices
+            if may_assign_role(acting.role, member.role, value)
+        ]  # fmt: skip
+        member.removable = member.user_id == acting.user_id or may_assign_role(  # type: ignore[attr-defined]
+            acting.role, member.role, Membership.Role.VIEWER
+        )
+    manage = can(request, Capability.MEMBERS_MANAGE)
+    return {
+        "members": members,
+        "invitations": list(invitations_pending_for_tenant(tenant=tenant)) if manage else [],
+        "form": form,
+        "can_manage": manage,
+        **extra,
+    }
+
+
+def _panel(request: HttpRequest, form: InviteForm | None = None, **extra: object) -> HttpResponse:
+    if not request.htmx:  # type: ignore[attr-defined]
+        return redirect("members", slug=request.tenant.slug)  # type: ignore[attr-defined]
+    context = _context(request, form or InviteForm(), **extra)
+    return page(request, "frontend/members.html", context, partial="frontend/partials/_members.html")
+
+
+@tenant_view()
+def members(request: HttpRequest) -> HttpResponse:
+    return page(request, "frontend/members.html", _context(request, InviteForm()))
+
+
+@require_POST
+@tenant_view(Capability.MEMBERS_MANAGE)
+def invite(request: HttpRequest) -> HttpResponse:
+    form = InviteForm(request.POST)
+    link = None
+    if form.is_valid():
+        try:
+            invitation, token = services.invitation_create(
+                tenant=request.tenant, actor=request.actor,  # type: ignore[attr-defined]
+                email=form.cleaned_data["email"], role=form.cleaned_data["role"],
+            )  # fmt: skip
+        except MnemoError as exc:
+            form.add_error("email" if "email" in exc.fields else None, exc.message)
+        else:
+            link = settings.PUBLIC_URL + reverse("invitation_accept", args=[token])
+            messages.success(request, f"Invitation sent to {invitation.email}.")
+            form = InviteForm()
+    if not request.htmx:  # type: ignore[attr-defined]
+        context = _context(request, form, invite_link=link)
+        return page(request, "frontend/members.html", context, status=200 if link else 400)
+    return _panel(request, form, invite_link=link)
+
+
+@require_POST
+@tenant_view(Capability.MEMBERS_MANAGE)
+def member_role(request: HttpRequest, member_id: int) -> HttpResponse:
+    tenant = request.tenant  # type: ignore[attr-defined]
+    membership = membership_get_for_tenant(tenant=tenant, id=member_id)
+    form = RoleForm(request.POST)
+    if form.is_valid():
+        try:
+            services.membership_change_role(
+                tenant=tenant, actor=request.actor, membership=membership,  # type: ignore[attr-defined]
+                role=form.cleaned_data["role"],
+            )  # fmt: skip
+            messages.success(request, f"{membership.user.email} is now {form.cleaned_data['role']}.")
+        except MnemoError as exc:
+            report(request, exc)
+    else:
+        messages.error(request, "choose a valid role")
+    return _panel(request)
+
+
+@require_POST
+@tenant_view()
+def member_remove(request: HttpRequest, member_id: int) -> HttpResponse:
+    """Admins remove members; anyone may leave (remove themselves)."""
+    tenant = request.tenant  # type: ignore[attr-defined]
+    membership = membership_get_for_tenant(tenant=tenant, id=member_id)
+    leaving = membership.user_id == request.user.pk
+    try:
+        services.membership_remove(tenant=tenant, actor=request.actor, membership=membership)  # type: ignore[attr-defined]
+    except MnemoError as exc:
+        report(request, exc)
+        return _panel(request)
+    if leaving:
+        messages.success(request, f"You left {tenant.name}.")
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("home")
+        return response if request.htmx else redirect("home")  # type: ignore[attr-defined]
+    messages.success(request, f"{membership.user.email} was removed.")
+    return _panel(request)
+
+
+@require_POST
+@tenant_view(Capability.MEMBERS_MANAGE)
+def invitation_revoke(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    tenant = request.tenant  # type: ignore[attr-defined]
+    invitation = invitation_get_for_tenant(tenant=tenant, id=invitation_id)
+    try:
+        services.invitation_revoke(tenant=tenant, actor=request.actor, invitation=invitation)  # type: ignore[attr-defined]
+        messages.success(request, f"Invitation to {invitation.email} revoked.")
+    except MnemoError as exc:
+        report(request, exc)
+    return _panel(request)

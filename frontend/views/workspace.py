@@ -1,0 +1,90 @@
+"""The workspace overview and the "Connect an agent" page."""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+
+from audit.selectors import audit_events_for_tenant
+from frontend.views.base import can, page, tenant_view
+from tenants.permissions import Capability
+from tenants.selectors import apikeys_for_tenant, members_for_tenant
+
+
+@tenant_view()
+def overview(request: HttpRequest) -> HttpResponse:
+    tenant = request.tenant  # type: ignore[attr-defined]
+    keys = [key for key in apikeys_for_tenant(tenant=tenant) if key.is_active]
+    recent = []
+    if can(request, Capability.AUDIT_VIEW):
+        recent = list(audit_events_for_tenant(tenant_id=tenant.pk)[:8])
+    context = {
+        "member_count": members_for_tenant(tenant=tenant).count(),
+        "active_keys": len(keys),
+        "recent_events": recent,
+        "mcp_url": mcp_url(tenant.slug),
+    }
+    return page(request, "frontend/overview.html", context)
+
+
+def mcp_url(slug: str) -> str:
+    return f"{settings.PUBLIC_URL}/t/{slug}/mcp"
+
+
+KEY_PLACEHOLDER = "YOUR_MNEMO_API_KEY"
+
+
+def client_snippets(slug: str) -> list[dict[str, str]]:
+    """Ready-to-paste configurations; the page swaps the placeholder for a pasted key locally."""
+    url = mcp_url(slug)
+    auth = f"Bearer {KEY_PLACEHOLDER}"
+    http_server = {"type": "http", "url": url, "headers": {"Authorization": auth}}
+    return [
+        {
+            "id": "claude-code", "title": "Claude Code", "where": "in a terminal",
+            "code": f'claude mcp add --transport http mnemo {url} --header "Authorization: {auth}"',
+        },
+        {
+            "id": "cursor", "title": "Cursor", "where": "~/.cursor/mcp.json",
+            "code": json.dumps({"mcpServers": {"mnemo": {"url": url, "headers": {
+                "Authorization": auth}}}}, indent=2),
+        },
+        {
+            "id": "vscode", "title": "VS Code", "where": ".vscode/mcp.json",
+            "code": json.dumps({"servers": {"mnemo": http_server}}, indent=2),
+        },
+        {
+            "id": "claude-desktop", "title": "Claude Desktop",
+            "where": "claude_desktop_config.json (through the mcp-remote bridge)",
+            "code": json.dumps({"mcpServers": {"mnemo": {"command": "npx", "args": [
+                "-y", "mcp-remote", url, "--header", f"Authorization:{auth}"]}}}, indent=2),
+        },
+        {
+            "id": "python", "title": "Python (mcp SDK)", "where": "your agent's code",
+            "code": (
+                "import httpx2\nfrom mcp import Client\n"
+                "from mcp.client.streamable_http import streamable_http_client\n\n"
+                f'http = httpx2.AsyncClient(headers={{"Authorization": "{auth}"}})\n'
+                f'async with Client(streamable_http_client("{url}", http_client=http)) as mnemo:\n'
+                '    print(await mnemo.call_tool("whoami", {}))'
+            ),
+        },
+        {
+            "id": "rest", "title": "REST", "where": "any HTTP client",
+            "code": f'curl -H "Authorization: {auth}" {settings.PUBLIC_URL}/api/v1/tenant',
+        },
+    ]  # fmt: skip
+
+
+@tenant_view()
+def connect(request: HttpRequest) -> HttpResponse:
+    tenant = request.tenant  # type: ignore[attr-defined]
+    context = {
+        "mcp_url": mcp_url(tenant.slug),
+        "snippets": client_snippets(tenant.slug),
+        "placeholder": KEY_PLACEHOLDER,
+        "docs_url": f"{settings.PUBLIC_URL}/api/v1/docs/",
+    }
+    return page(request, "frontend/connect.html", context)

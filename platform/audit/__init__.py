@@ -1,0 +1,1 @@
+"""Append-only audit log: who changed what, when, from where."""

@@ -1,0 +1,32 @@
+"""Who performs a write: a dashboard user, an API key, or the system itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tenants.models import ApiKey, User
+
+
+@dataclass(frozen=True)
+class Actor:
+    kind: str  # one of AuditEvent.ActorKind
+    id: int | None
+    label: str
+    role: str | None = None  # the membership role, for a user acting inside a tenant
+    scopes: tuple[str, ...] = ()  # the key's scopes, for an API key
+
+    @classmethod
+    def for_user(cls, user: User, role: str | None = None) -> Actor:
+        return cls(kind="user", id=user.pk, label=user.email, role=role)
+
+    @classmethod
+    def for_key(cls, key: ApiKey) -> Actor:
+        return cls(
+            kind="api_key", id=key.pk, label=f"key {key.name} ({key.prefix})", scopes=tuple(key.scopes)
+        )
+
+    @classmethod
+    def system(cls, label: str = "system") -> Actor:
+        return cls(kind="system", id=None, label=label)

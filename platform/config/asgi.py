@@ -1,0 +1,105 @@
+"""The one ASGI application: Starlette outside, MCP at /t/<slug>/mcp, Django (+ Channels) inside.
+
+Served by uvicorn: ``uvicorn config.asgi:application``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django_http = get_asgi_application()  # sets Django up before anything imports models
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
+from starlette.applications import Starlette  # noqa: E402
+from starlette.routing import Mount, Route  # noqa: E402
+from starlette.types import ASGIApp, Message, Receive, Scope, Send  # noqa: E402
+
+from gateway.mcp_server.gateway import McpGateway  # noqa: E402
+from gateway.mcp_server.server import build_app, server  # noqa: E402
+
+
+class BodySizeLimit:
+    """413 with a JSON error once a request body passes ``settings.MAX_REQUEST_BYTES``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = settings.MAX_REQUEST_BYTES
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await _too_large(send, limit)
+            return
+        seen = 0
+        exceeded = False
+        started = False
+
+        async def limited_receive() -> Message:
+            # Past the limit the app is told the client went away; we answer 413 ourselves.
+            nonlocal seen, exceeded
+            if exceeded:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    exceeded = True
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if exceeded and not started:
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        await self.app(scope, limited_receive, guarded_send)
+        if exceeded and not started:
+            await _too_large(send, limit)
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = json.dumps(
+        {"error": {"code": "payload_too_large",
+                   "message": f"request body is larger than {limit} bytes"}}
+    ).encode()  # fmt: skip
+    headers: list[tuple[bytes, bytes]] = [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())
+    ]  # fmt: skip
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+mcp_app = build_app()
+mcp_gateway = McpGateway(mcp_app)
+django_app = ProtocolTypeRouter({"http": django_http})
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Any) -> AsyncIterator[None]:
+    async with server.session_manager.run():
+        yield
+
+
+application = BodySizeLimit(
+    Starlette(
+        routes=[
+            Route("/t/{slug}/mcp", mcp_gateway),
+            Route("/t/{slug}/mcp/", mcp_gateway),
+            Mount("/", app=django_app),
+        ],
+        lifespan=lifespan,
+    )
+)

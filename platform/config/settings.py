@@ -1,0 +1,238 @@
+"""Mnemo settings, driven by environment variables; the defaults give a working laptop setup.
+
+Every variable is listed in README.md ("Configuration"). Embedded services write their URLs to
+``var/<profile>/services.json``; that file is read only when ``DATABASE_URL`` / ``REDIS_URL`` are
+not set, so ``manage.py`` works next to a running ``make run``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from config.embedded import services_file, var_dir
+from config.env import (
+    ConfigError,
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    read_secret_file,
+)
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PROFILE = env_str("MNEMO_PROFILE", "dev")
+VAR_DIR = var_dir(PROFILE)
+
+
+def _service_url(name: str) -> str:
+    url = env_str(name)
+    if url:
+        return url
+    path = services_file(PROFILE)
+    if path.exists():
+        return str(json.loads(path.read_text()).get(name, ""))
+    return ""
+
+
+DEBUG = env_bool("DEBUG", PROFILE == "dev")
+SECRET_KEY = env_str("SECRET_KEY") or read_secret_file(VAR_DIR / "secret_key", create=True)
+# API keys are stored as HMAC digests; the pepper must stay stable or every key stops working.
+API_KEY_PEPPER = env_str("API_KEY_PEPPER") or SECRET_KEY
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+PUBLIC_URL = env_str("PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django.contrib.postgres",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_htmx",
+    "channels",
+    "tenants",
+    "audit",
+    "gateway",
+    "memory",
+    "roles",
+    "frontend",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "audit.middleware.RequestContextMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "frontend.middleware.ServiceErrorMiddleware",
+    "tenants.middleware.TenantTransactionMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+AUTH_USER_MODEL = "tenants.User"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "frontend.context.navigation",
+            ],
+        },
+    },
+]
+
+_database_url = _service_url("DATABASE_URL")
+if not _database_url:
+    raise ConfigError(
+        "DATABASE_URL is not set and no embedded Postgres is running for profile "
+        f"{PROFILE!r}: start one with `make run` (or `make test`), or set DATABASE_URL."
+    )
+DATABASES = {"default": database_from_url(_database_url)}
+# Tests close connections after each request so test databases can be dropped.
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0 if PROFILE == "test" else 300)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = _service_url("REDIS_URL")
+if not REDIS_URL:
+    raise ConfigError("REDIS_URL is not set and no embedded Redis is running; see DATABASE_URL.")
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"mnemo:{PROFILE}",
+    }
+}
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": f"mnemo:{PROFILE}:ch"},
+    }
+}
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = f"mnemo-{PROFILE}"
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 10},
+    },
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+_FAST_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"  # tests only: speed, not safety
+PASSWORD_HASHERS = env_list(
+    "PASSWORD_HASHERS",
+    [_FAST_HASHER] if PROFILE == "test" else ["django.contrib.auth.hashers.PBKDF2PasswordHasher"],
+)
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+
+# Mail: MAIL_BACKEND is console (default), file (into MAIL_FILE_PATH) or smtp (MAIL_HOST, ...).
+_MAIL_BACKENDS = {
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+}
+_mail_kind = env_str("MAIL_BACKEND", "console")
+if _mail_kind not in _MAIL_BACKENDS:
+    raise ConfigError(f"MAIL_BACKEND={_mail_kind!r}: use one of {', '.join(_MAIL_BACKENDS)}")
+_mail_options: dict[str, object] = {}
+if _mail_kind == "file":
+    _mail_options = {"file_path": env_str("MAIL_FILE_PATH", str(VAR_DIR / "mail"))}
+elif _mail_kind == "smtp":
+    _mail_options = {
+        "host": env_str("MAIL_HOST", "localhost"),
+        "port": env_int("MAIL_PORT", 587),
+        "username": env_str("MAIL_USER"),
+        "password": env_str("MAIL_PASSWORD"),
+        "use_tls": env_bool("MAIL_USE_TLS", True),
+    }
+MAILERS = {"default": {"BACKEND": _MAIL_BACKENDS[_mail_kind], "OPTIONS": _mail_options}}
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Mnemo <noreply@mnemo.local>")
+
+# Limits, each answered with a clear JSON error (413 / 429 / 400).
+MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 10 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+API_RATE_LIMIT_PER_MINUTE = env_int("API_RATE_LIMIT_PER_MINUTE", 1200)
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["gateway.rest.auth.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["gateway.rest.auth.HasRequiredScope"],
+    "DEFAULT_THROTTLE_CLASSES": [],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "gateway.rest.errors.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Mnemo API",
+    "DESCRIPTION": "Long-term memory for AI agents. Authenticate with `Authorization: Bearer <key>`.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+}
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+if not DEBUG and PUBLIC_URL.startswith("https://"):
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,43 @@
+"""Top-level URLs: REST under /api/v1/, health, and the dashboard (MCP is routed in config.asgi)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.urls import include, path
+
+from gateway.health import healthz
+from gateway.rest.errors import json_error_page
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("api/v1/", include("gateway.rest.urls")),
+    path("", include("frontend.urls")),
+]
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return json_error_page(request, 404, "not_found", "no such endpoint")
+    from frontend.views.errors import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return json_error_page(request, 500, "server_error", "internal error; it has been logged")
+    from frontend.views.errors import server_error
+
+    return server_error(request)
+
+
+def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return json_error_page(request, 403, "permission_denied", "forbidden")
+    from frontend.views.errors import permission_denied
+
+    return permission_denied(request, exception)

@@ -1,0 +1,99 @@
+"""ASGI front of the MCP server: authenticate the key against the tenant in the URL, then serve.
+
+``/t/<slug>/mcp`` with ``Authorization: Bearer <key>``. A missing, unknown, revoked or expired key,
+or a key of another tenant, is 401 (never a hint that the tenant exists). Rate limits are the
+same per-key budget as REST.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections, transaction
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from audit import context
+from gateway.mcp_server.principal import SCOPE_KEY, Principal
+from gateway.rest.auth import BEARER_REALM, bearer_token
+from gateway.rest.errors import error_body
+from tenants import ratelimit
+from tenants.selectors import apikey_authenticate
+from tenants.services import apikey_touch
+
+
+def _authenticate(slug: str, token: str, request_id: str, ip: str | None) -> Principal | str:
+    """A Principal, or the reason for refusal: ``"invalid"`` or ``"rate:<seconds>"``."""
+    close_old_connections()
+    try:
+        with transaction.atomic():
+            key = apikey_authenticate(token, tenant_slug=slug)
+            if key is None:
+                return "invalid"
+            decision = ratelimit.hit(key)
+            if not decision.allowed:
+                return f"rate:{decision.retry_after}"
+            apikey_touch(key=key)
+            return Principal(
+                tenant_id=key.tenant_id, tenant_slug=key.tenant.slug, tenant_name=key.tenant.name,
+                key_id=key.pk, key_name=key.name, key_prefix=key.prefix,
+                scopes=tuple(key.scopes), request_id=request_id, ip=ip,
+            )  # fmt: skip
+    finally:
+        close_old_connections()
+
+
+async def _send_json(send: Send, status: int, body: dict[str, Any], headers: list[tuple]) -> None:
+    payload = json.dumps(body).encode()
+    await send({
+        "type": "http.response.start", "status": status,
+        "headers": [(b"content-type", b"application/json"),
+                    (b"content-length", str(len(payload)).encode()), *headers],
+    })  # fmt: skip
+    await send({"type": "http.response.body", "body": payload})
+
+
+class McpGateway:
+    """Wraps the SDK's streamable-HTTP app; mounted by config.asgi at ``/t/{slug}/mcp``."""
+
+    def __init__(self, mcp_app: ASGIApp) -> None:
+        self.mcp_app = mcp_app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        slug = scope.get("path_params", {}).get("slug", "")
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        request_id = context.clean_request_id(headers.get("x-request-id"))
+        ip = scope["client"][0] if scope.get("client") else None
+        rid = [(b"x-request-id", request_id.encode())]
+        token = bearer_token(headers.get("authorization", ""))
+        result = await sync_to_async(_authenticate)(slug, token, request_id, ip) if token else None
+        if not isinstance(result, Principal):
+            if isinstance(result, str) and result.startswith("rate:"):
+                wait = result.split(":", 1)[1]
+                body = error_body("rate_limited", f"rate limit reached; retry in {wait} s")
+                await _send_json(send, 429, body, [(b"retry-after", wait.encode()), *rid])
+                return
+            message = (
+                "send 'Authorization: Bearer <api key>' for this workspace"
+                if token is None
+                else "the API key is unknown, revoked, expired or for another workspace"
+            )
+            code = "not_authenticated" if token is None else "invalid_api_key"
+            auth_header = [(b"www-authenticate", BEARER_REALM.encode())]
+            await _send_json(send, 401, error_body(code, message), [*auth_header, *rid])
+            return
+        inner = dict(scope)
+        inner[SCOPE_KEY] = result
+        inner["path"] = "/"
+        inner["raw_path"] = b"/"
+        inner["root_path"] = ""
+
+        async def send_with_id(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *rid]}
+            await send(message)
+
+        await self.mcp_app(inner, receive, send_with_id)

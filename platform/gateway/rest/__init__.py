@@ -1,0 +1,1 @@
+"""REST API: bearer API keys, JSON errors, OpenAPI schema."""

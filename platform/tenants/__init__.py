@@ -1,0 +1,1 @@
+"""Tenants, their members and API keys; tenant resolution, permissions and row-level security."""

@@ -1,0 +1,1 @@
+"""Roles written in DPML: parser, built-in experts, and each role's memory network binding."""

@@ -1,0 +1,113 @@
+"""Shared fixtures: the fixed cast, API clients, a real ASGI server and a real Celery worker.
+
+The suite runs against the embedded Postgres + pgvector and Redis that ``make test`` starts
+(``python -m config.embedded --profile test -- pytest``), or whatever DATABASE_URL / REDIS_URL name.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from tests.factories import Cast, make_cast
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@pytest.fixture
+def cast(db: None) -> Cast:
+    return make_cast()
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()
+
+
+def bearer(client: APIClient, secret: str) -> APIClient:
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    return client
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
+    """The real ASGI app (Starlette + MCP + Django) under uvicorn, on the test database."""
+    import uvicorn
+
+    from config.asgi import application
+
+    port = _free_port()
+    config = uvicorn.Config(
+        application, host="127.0.0.1", port=port, lifespan="on", log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("the test ASGI server did not start")
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+        server.should_exit = True
+        thread.join(timeout=15)
+
+
+@pytest.fixture
+def live_url(asgi_server: str, transactional_db: None) -> str:
+    """Base URL of the running server, for a test whose data must be committed to be seen."""
+    return asgi_server
+
+
+def test_database_url() -> str:
+    db = settings.DATABASES["default"]
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    if str(db["HOST"]).startswith("/"):
+        return f"postgresql://{auth}@/{db['NAME']}?host={db['HOST']}"
+    return f"postgresql://{auth}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def celery_worker(transactional_db: None, tmp_path: Path) -> Iterator[Path]:
+    """A real Celery worker process on the test database; yields the directory it mails into."""
+    from config.celery import app
+
+    mail_dir = tmp_path / "mail"
+    env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "REDIS_URL": settings.REDIS_URL,
+        "MAIL_BACKEND": "file",
+        "MAIL_FILE_PATH": str(mail_dir),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
+         "--loglevel", "WARNING", "--hostname", f"test-{os.getpid()}@%h"],
+        env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not app.control.ping(timeout=0.5):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the Celery worker did not come up")
+        yield mail_dir
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
