@@ -75,11 +75,17 @@ def _close_server_connections() -> None:
     """End the server threads' database sessions so the test database can be dropped."""
     from django.db import connection
 
+    deadline = time.monotonic() + 10
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                break
+            time.sleep(0.1)
+    connection.close()
 
 
 @pytest.fixture
