@@ -7,7 +7,6 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
-from django.utils import timezone
 
 from tenants.models import ApiKey, Membership
 
@@ -43,7 +42,9 @@ class WorkspaceForm(forms.Form):
 
 
 class ApiKeyForm(forms.Form):
-    name = forms.CharField(max_length=100, widget=forms.TextInput(attrs={"placeholder": "my-agent"}))
+    name = forms.CharField(
+        max_length=100, widget=forms.TextInput(attrs={"placeholder": "my-agent"})
+    )
     scopes = forms.MultipleChoiceField(
         choices=ApiKey.Scope.choices, widget=forms.CheckboxSelectMultiple,
         initial=[ApiKey.Scope.READ, ApiKey.Scope.WRITE],
@@ -61,7 +62,9 @@ class ApiKeyForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    email = forms.EmailField(widget=forms.EmailInput(attrs={"placeholder": "colleague@example.com"}))
+    email = forms.EmailField(
+        widget=forms.EmailInput(attrs={"placeholder": "colleague@example.com"})
+    )
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
 
 

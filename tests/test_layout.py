@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FORBIDDEN_PACKAGE_NAMES = {"mcp", "code", "profile", "secrets", "token", "types", "test", "platform"}
+FORBIDDEN_PACKAGE_NAMES = {
+    "mcp",
+    "code",
+    "profile",
+    "secrets",
+    "token",
+    "types",
+    "test",
+    "platform",
+}
 
 
 def test_platform_folder_is_not_a_package() -> None:
@@ -65,3 +74,18 @@ def test_tests_folders_are_packages_so_they_cannot_shadow_apps() -> None:
     for folder in (ROOT / "tests").rglob("*"):
         if folder.is_dir() and any(folder.glob("test_*.py")):
             assert (folder / "__init__.py").exists(), folder
+
+
+@pytest.mark.django_db
+def test_models_and_migrations_agree() -> None:
+    from django.core.management import call_command
+
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def test_the_code_passes_ruff_including_the_no_django_rule_in_memory_core() -> None:
+    ruff = Path(sys.executable).with_name("ruff")
+    result = subprocess.run(
+        [str(ruff), "check", "--no-cache", str(ROOT)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

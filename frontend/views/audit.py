@@ -6,9 +6,9 @@ from django.http import HttpRequest, HttpResponse
 
 from audit.selectors import audit_events_for_tenant, audit_verbs_for_tenant
 from config.errors import ValidationFailed
+from config.pagination import page_of
 from frontend.forms import AuditFilterForm
 from frontend.views.base import page, tenant_view
-from config.pagination import page_of
 from tenants.permissions import Capability
 from tenants.selectors import apikeys_for_tenant, members_for_tenant
 

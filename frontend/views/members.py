@@ -49,7 +49,9 @@ def _panel(request: HttpRequest, form: InviteForm | None = None, **extra: object
     if not request.htmx:  # type: ignore[attr-defined]
         return redirect("members", slug=request.tenant.slug)  # type: ignore[attr-defined]
     context = _context(request, form or InviteForm(), **extra)
-    return page(request, "frontend/members.html", context, partial="frontend/partials/_members.html")
+    return page(
+        request, "frontend/members.html", context, partial="frontend/partials/_members.html"
+    )
 
 
 @tenant_view()
@@ -92,7 +94,9 @@ def member_role(request: HttpRequest, member_id: int) -> HttpResponse:
                 tenant=tenant, actor=request.actor, membership=membership,  # type: ignore[attr-defined]
                 role=form.cleaned_data["role"],
             )  # fmt: skip
-            messages.success(request, f"{membership.user.email} is now {form.cleaned_data['role']}.")
+            messages.success(
+                request, f"{membership.user.email} is now {form.cleaned_data['role']}."
+            )
         except MnemoError as exc:
             report(request, exc)
     else:

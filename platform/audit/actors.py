@@ -24,7 +24,10 @@ class Actor:
     @classmethod
     def for_key(cls, key: ApiKey) -> Actor:
         return cls(
-            kind="api_key", id=key.pk, label=f"key {key.name} ({key.prefix})", scopes=tuple(key.scopes)
+            kind="api_key",
+            id=key.pk,
+            label=f"key {key.name} ({key.prefix})",
+            scopes=tuple(key.scopes),
         )
 
     @classmethod

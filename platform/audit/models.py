@@ -34,7 +34,8 @@ class AuditEvent(models.Model):
             models.Index(fields=["tenant", "-created_at", "-id"], name="audit_tenant_recent"),
             models.Index(fields=["tenant", "verb", "-created_at"], name="audit_tenant_verb"),
             models.Index(
-                fields=["tenant", "actor_kind", "actor_id", "-created_at"], name="audit_tenant_actor"
+                fields=["tenant", "actor_kind", "actor_id", "-created_at"],
+                name="audit_tenant_actor",
             ),
             models.Index(
                 fields=["tenant", "target_type", "target_id", "-created_at"],

@@ -31,8 +31,8 @@ def audit_events_for_tenant(
         else:
             events = events.filter(actor_label__icontains=actor)
     if verb:
-        events = events.filter(verb__startswith=verb) if verb.endswith(".") else events.filter(
-            verb=verb
+        events = (
+            events.filter(verb__startswith=verb) if verb.endswith(".") else events.filter(verb=verb)
         )
     if since:
         events = events.filter(created_at__gte=_start_of(since))

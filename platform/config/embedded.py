@@ -1,8 +1,9 @@
 """Embedded Postgres (with pgvector) and Redis for a laptop or a CI run.
 
-Used by ``make run`` (through :mod:`config.devserver`) and ``make test`` (``python -m config.embedded
---profile test -- pytest``). Nothing here imports Django: the services must be up before settings
-are read. When ``DATABASE_URL`` or ``REDIS_URL`` is already set, that service is left alone.
+Used by ``make run`` (through :mod:`config.devserver`) and ``make test``
+(``python -m config.embedded --profile test -- pytest``). Nothing here imports Django: the
+services must be up before settings are read. When ``DATABASE_URL`` or ``REDIS_URL`` is already
+set, that service is left alone.
 
 The database is prepared the way production should be: the app connects as ``mnemo_app``, a role
 that is neither superuser nor allowed to bypass row-level security; extensions are created by the
@@ -185,7 +186,7 @@ def _wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 20
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m config.embedded [--profile test] -- command ...``: run a command with services up."""
+    """``python -m config.embedded [--profile test] -- cmd ...``: run a command with services up."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--profile", default="test")
     parser.add_argument("command", nargs=argparse.REMAINDER)

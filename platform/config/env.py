@@ -45,7 +45,7 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
 
 
 def database_from_url(url: str) -> dict[str, object]:
-    """Turn ``postgresql://user:pass@host:port/name?host=/socket/dir`` into a Django DATABASES entry."""
+    """``postgresql://user:pass@host:port/name?host=/socket/dir`` as a Django DATABASES entry."""
     parts = urlsplit(url)
     if parts.scheme not in {"postgres", "postgresql"}:
         raise ConfigError(f"DATABASE_URL must be a postgresql:// URL, got scheme {parts.scheme!r}")

@@ -1,4 +1,4 @@
-"""Errors raised by services, with a stable ``code``; the gateways turn them into JSON or MCP errors.
+"""Errors raised by services, with a stable ``code``; gateways turn them into JSON or MCP errors.
 
 Services never build HTTP responses. They raise one of these, and REST, MCP and the dashboard
 each render it their way: ``{"error": {"code", "message", "fields"?}}`` with ``status``.

@@ -1,4 +1,4 @@
-"""Keyset (cursor) pagination on ``(created_at, id)``, newest first: stable and fast at any depth."""
+"""Keyset (cursor) pagination on ``(created_at, id)``, newest first: stable and fast at depth."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
         raise ValidationFailed.field("cursor", "not a cursor returned by this API") from exc
 
 
-def older_than(rows: QuerySet[M], cursor: str) -> QuerySet[M]:
+def older_than[M: Model](rows: QuerySet[M], cursor: str) -> QuerySet[M]:
     created_at, pk = decode_cursor(cursor)
     return rows.filter(Q(created_at__lt=created_at) | Q(created_at=created_at, pk__lt=pk))
 
@@ -41,7 +41,9 @@ def parse_limit(raw: str | None, default: int = 50) -> int:
     return int(raw)
 
 
-def page_of(rows: QuerySet[M], *, cursor: str = "", limit: int = 50) -> tuple[list[M], str | None]:
+def page_of[M: Model](
+    rows: QuerySet[M], *, cursor: str = "", limit: int = 50
+) -> tuple[list[M], str | None]:
     """One page of ``rows`` (already ordered newest first) and the cursor of the next, if any."""
     if cursor:
         rows = older_than(rows, cursor)

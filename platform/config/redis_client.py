@@ -1,4 +1,4 @@
-"""One shared Redis client for rate limits and health checks (Celery and Channels have their own)."""
+"""The shared Redis client for rate limits and health checks (Celery and Channels have theirs)."""
 
 from __future__ import annotations
 

@@ -205,7 +205,7 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mnemo API",
-    "DESCRIPTION": "Long-term memory for AI agents. Authenticate with `Authorization: Bearer <key>`.",
+    "DESCRIPTION": "Long-term memory for AI agents. Send `Authorization: Bearer <api key>`.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],

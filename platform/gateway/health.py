@@ -33,5 +33,6 @@ def _redis() -> None:
 def healthz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _timed(_database), "redis": _timed(_redis)}
     healthy = all(check["ok"] for check in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "down", "checks": checks},
-                        status=200 if healthy else 503)
+    return JsonResponse(
+        {"status": "ok" if healthy else "down", "checks": checks}, status=200 if healthy else 503
+    )

@@ -122,6 +122,9 @@ class Invitation(models.Model):
             models.Index(fields=["token_digest"], name="invitation_token_lookup"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.email} ({self.role})"
+
     @property
     def is_pending(self) -> bool:
         return (

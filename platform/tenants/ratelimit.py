@@ -1,4 +1,4 @@
-"""Per-key request budgets in a fixed one-minute window, counted in Redis (shared by all workers)."""
+"""Per-key request budgets in a fixed one-minute window, counted in Redis (shared by workers)."""
 
 from __future__ import annotations
 

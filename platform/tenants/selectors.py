@@ -16,9 +16,7 @@ def tenant_resolve_for_user(*, user: User, slug: str) -> tuple[Tenant, Membershi
     Not a member, or no such tenant, is the same 404: outsiders learn nothing about slugs.
     """
     membership = (
-        Membership.objects.select_related("tenant")
-        .filter(user=user, tenant__slug=slug)
-        .first()
+        Membership.objects.select_related("tenant").filter(user=user, tenant__slug=slug).first()
     )
     if membership is None:
         raise NotFound("no such workspace")

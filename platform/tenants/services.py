@@ -282,4 +282,3 @@ def apikey_touch(*, key: ApiKey) -> None:
     if key.last_used_at is None or now - key.last_used_at >= LAST_USED_RESOLUTION:
         ApiKey.objects.filter(tenant_id=key.tenant_id, pk=key.pk).update(last_used_at=now)
         key.last_used_at = now
-

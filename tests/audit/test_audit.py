@@ -24,9 +24,12 @@ def test_audit_events_refuse_update_and_delete_at_the_database_level(cast: Cast)
     assert event is not None
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         AuditEvent.objects.filter(pk=event.pk).update(verb="tampered")
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("DELETE FROM audit_auditevent WHERE id = %s", [event.pk])
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("DELETE FROM audit_auditevent WHERE id = %s", [event.pk])
     assert AuditEvent.objects.get(pk=event.pk).verb == event.verb
 
 
@@ -59,9 +62,11 @@ def test_events_filter_by_actor_verb_and_date(cast: Cast) -> None:
     assert {"thing.make", "tenant.create"} <= set(by_owner.values_list("verb", flat=True))
     assert "thing.break" not in set(by_owner.values_list("verb", flat=True))
     assert audit_events_for_tenant(tenant_id=cast.tenant.pk, verb="thing.").count() == 2
-    assert audit_events_for_tenant(tenant_id=cast.tenant.pk, actor="system").filter(
-        verb="thing.break"
-    ).exists()
+    assert (
+        audit_events_for_tenant(tenant_id=cast.tenant.pk, actor="system")
+        .filter(verb="thing.break")
+        .exists()
+    )
     tomorrow = (timezone.now() + timedelta(days=1)).date()
     assert audit_events_for_tenant(tenant_id=cast.tenant.pk, since=tomorrow).count() == 0
     assert audit_events_for_tenant(tenant_id=cast.tenant.pk, until=tomorrow).count() >= 2

@@ -128,7 +128,10 @@ def test_admins_invite_and_the_invitee_joins_through_the_link(cast: Cast) -> Non
     assert joined.status_code == 302 and joined["Location"] == "/t/acme/"
     assert invitee.get(link).status_code == 404  # used once
     with rls.tenant_scope(cast.tenant.pk):
-        assert Membership.objects.get(tenant=cast.tenant, user__email="newbie@example.com").role == "viewer"
+        assert (
+            Membership.objects.get(tenant=cast.tenant, user__email="newbie@example.com").role
+            == "viewer"
+        )
         assert Invitation.objects.get(email="newbie@example.com").accepted_at is not None
 
 

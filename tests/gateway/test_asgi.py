@@ -22,9 +22,7 @@ def test_every_response_carries_a_request_id_and_echoes_a_callers(live_url: str)
 
 
 @pytest.mark.parametrize("path", ["/api/v1/keys", "/t/acme/mcp"])
-def test_bodies_over_the_limit_are_413_json(
-    live_url: str, settings: Any, path: str
-) -> None:
+def test_bodies_over_the_limit_are_413_json(live_url: str, settings: Any, path: str) -> None:
     cast = make_cast()
     _, secret = make_key(cast.tenant, scopes=("admin",))
     settings.MAX_REQUEST_BYTES = 2_000

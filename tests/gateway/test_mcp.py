@@ -49,7 +49,9 @@ def world(live_url: str) -> tuple[str, Cast]:
     return live_url, make_cast()
 
 
-def test_whoami_over_the_real_mcp_client_names_the_tenant_and_scopes(world: tuple[str, Cast]) -> None:
+def test_whoami_over_the_real_mcp_client_names_the_tenant_and_scopes(
+    world: tuple[str, Cast],
+) -> None:
     url, cast = world
     _, secret = make_key(cast.tenant, scopes=("read",), name="claude")
     names, result = run(call_tool(f"{url}/t/acme/mcp", secret, "whoami", {}))

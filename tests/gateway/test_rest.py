@@ -19,7 +19,7 @@ def error_of(response: object) -> dict[str, str]:
 
 
 def test_whoami_names_the_tenant_key_and_scopes(cast: Cast, api: APIClient) -> None:
-    key, secret = make_key(cast.tenant, scopes=("read",), name="reader")
+    _key, secret = make_key(cast.tenant, scopes=("read",), name="reader")
     response = bearer(api, secret).get("/api/v1/tenant")
     assert response.status_code == 200
     body = response.json()
@@ -36,7 +36,9 @@ def test_no_key_is_401_with_a_bearer_challenge(api: APIClient) -> None:
     assert error_of(response)["code"] == "not_authenticated"
 
 
-@pytest.mark.parametrize("header", ["Bearer nope", "Basic abc", "Bearer mnemo_aaaaaaaaaa_" + "x" * 43])
+@pytest.mark.parametrize(
+    "header", ["Bearer nope", "Basic abc", "Bearer mnemo_aaaaaaaaaa_" + "x" * 43]
+)
 def test_a_bad_key_is_401(db: None, api: APIClient, header: str) -> None:
     api.credentials(HTTP_AUTHORIZATION=header)
     response = api.get("/api/v1/tenant")
@@ -69,10 +71,14 @@ def test_admin_keys_create_list_and_revoke_keys_and_the_secret_appears_once(
     listing = api.get("/api/v1/keys").json()["keys"]
     assert {k["name"] for k in listing} == {"ops", "bot"}
     assert secret not in str(listing)
-    assert APIClient().get("/api/v1/tenant", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
+    assert (
+        APIClient().get("/api/v1/tenant", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 200
+    )
     revoked = api.delete(f"/api/v1/keys/{created.json()['id']}")
     assert revoked.json()["status"] == "revoked"
-    assert APIClient().get("/api/v1/tenant", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 401
+    assert (
+        APIClient().get("/api/v1/tenant", HTTP_AUTHORIZATION=f"Bearer {secret}").status_code == 401
+    )
 
 
 def test_another_tenants_key_id_is_404(cast: Cast, api: APIClient) -> None:

@@ -31,9 +31,7 @@ def tenant_tables() -> list[str]:
 
 def test_the_app_connects_as_a_role_that_cannot_bypass_row_level_security() -> None:
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
-        )
+        cursor.execute("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user")
         assert cursor.fetchone() == (False, False)
 
 
@@ -102,13 +100,16 @@ def test_a_user_setting_shows_only_that_users_own_memberships(cast: Cast) -> Non
 
 def test_writing_a_row_for_another_tenant_is_refused_by_the_database(cast: Cast) -> None:
     rls.activate(tenant_id=cast.tenant.pk)
-    with pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "INSERT INTO tenants_membership (tenant_id, user_id, role, created_at) "
-                "VALUES (%s, %s, 'owner', now())",
-                [cast.other.pk, cast.member.pk],
-            )
+    with (
+        pytest.raises(DatabaseError, match="row-level security"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(
+            "INSERT INTO tenants_membership (tenant_id, user_id, role, created_at) "
+            "VALUES (%s, %s, 'owner', now())",
+            [cast.other.pk, cast.member.pk],
+        )
 
 
 def test_updates_cannot_reach_another_tenants_rows(cast: Cast) -> None:

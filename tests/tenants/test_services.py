@@ -11,7 +11,7 @@ from config.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from tenants import rls, services, tokens
 from tenants.models import ApiKey, Membership, Tenant
 from tenants.selectors import apikey_authenticate, invitation_find
-from tests.factories import Cast, make_tenant, make_user
+from tests.factories import Cast, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,10 @@ def actor_of(cast: Cast, who: str) -> Actor:
 
 def test_signup_creates_the_user_the_tenant_and_the_owner_membership() -> None:
     user, tenant = services.signup(
-        email="Ada@Example.com", password="an-unusual-passphrase", name="Ada", tenant_name="Ada Labs"
+        email="Ada@Example.com",
+        password="an-unusual-passphrase",
+        name="Ada",
+        tenant_name="Ada Labs",
     )
     assert user.email == "ada@example.com"
     assert tenant.slug == "ada-labs"
@@ -90,7 +93,12 @@ def test_a_viewer_cannot_create_keys_and_a_member_cannot_create_admin_keys(cast:
 
 @pytest.mark.parametrize(
     ("name", "scopes", "field"),
-    [("", ["read"], "name"), ("k", [], "scopes"), ("k", ["root"], "scopes"), ("k" * 101, ["read"], "name")],
+    [
+        ("", ["read"], "name"),
+        ("k", [], "scopes"),
+        ("k", ["root"], "scopes"),
+        ("k" * 101, ["read"], "name"),
+    ],
 )
 def test_api_key_input_is_validated(cast: Cast, name: str, scopes: list[str], field: str) -> None:
     rls.activate(tenant_id=cast.tenant.pk)

@@ -6,34 +6,66 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tenants', '0001_initial'),
+        ("tenants", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AuditEvent',
+            name="AuditEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('actor_kind', models.CharField(choices=[('user', 'User'), ('api_key', 'API key'), ('system', 'System')], max_length=10)),
-                ('actor_id', models.BigIntegerField(null=True)),
-                ('actor_label', models.CharField(max_length=200)),
-                ('verb', models.CharField(max_length=60)),
-                ('target_type', models.CharField(blank=True, max_length=60)),
-                ('target_id', models.CharField(blank=True, max_length=64)),
-                ('target_label', models.CharField(blank=True, max_length=200)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('request_id', models.CharField(blank=True, max_length=64)),
-                ('ip', models.GenericIPAddressField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tenants.tenant')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "actor_kind",
+                    models.CharField(
+                        choices=[("user", "User"), ("api_key", "API key"), ("system", "System")],
+                        max_length=10,
+                    ),
+                ),
+                ("actor_id", models.BigIntegerField(null=True)),
+                ("actor_label", models.CharField(max_length=200)),
+                ("verb", models.CharField(max_length=60)),
+                ("target_type", models.CharField(blank=True, max_length=60)),
+                ("target_id", models.CharField(blank=True, max_length=64)),
+                ("target_label", models.CharField(blank=True, max_length=200)),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("request_id", models.CharField(blank=True, max_length=64)),
+                ("ip", models.GenericIPAddressField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tenants.tenant",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['tenant', '-created_at', '-id'], name='audit_tenant_recent'), models.Index(fields=['tenant', 'verb', '-created_at'], name='audit_tenant_verb'), models.Index(fields=['tenant', 'actor_kind', 'actor_id', '-created_at'], name='audit_tenant_actor'), models.Index(fields=['tenant', 'target_type', 'target_id', '-created_at'], name='audit_tenant_target')],
+                "indexes": [
+                    models.Index(
+                        fields=["tenant", "-created_at", "-id"], name="audit_tenant_recent"
+                    ),
+                    models.Index(
+                        fields=["tenant", "verb", "-created_at"], name="audit_tenant_verb"
+                    ),
+                    models.Index(
+                        fields=["tenant", "actor_kind", "actor_id", "-created_at"],
+                        name="audit_tenant_actor",
+                    ),
+                    models.Index(
+                        fields=["tenant", "target_type", "target_id", "-created_at"],
+                        name="audit_tenant_target",
+                    ),
+                ],
             },
         ),
     ]

@@ -49,9 +49,9 @@ def transport_security() -> TransportSecuritySettings:
     if "*" in hosts:
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
     allowed_hosts = [pattern for host in hosts for pattern in (host, f"{host}:*")]
-    origins = [settings.PUBLIC_URL] + [f"http://{h}:*" for h in hosts] + [
-        f"https://{h}" for h in hosts
-    ]
+    origins = (
+        [settings.PUBLIC_URL] + [f"http://{h}:*" for h in hosts] + [f"https://{h}" for h in hosts]
+    )
     return TransportSecuritySettings(allowed_hosts=allowed_hosts, allowed_origins=origins)
 
 

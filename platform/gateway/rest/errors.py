@@ -72,9 +72,7 @@ def _api_exception(exc: exceptions.APIException) -> Response:
     response = Response(body, status=exc.status_code)
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         response["Retry-After"] = str(int(exc.wait))
-        response.data["error"]["message"] = (
-            f"rate limit reached; retry in {int(exc.wait)} s"
-        )
+        response.data["error"]["message"] = f"rate limit reached; retry in {int(exc.wait)} s"
     if exc.status_code == status.HTTP_401_UNAUTHORIZED:
         response["WWW-Authenticate"] = BEARER_REALM
     return response
@@ -93,7 +91,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return Response(error_body("server_error", "internal error; it has been logged"), status=500)
 
 
-def json_error_page(request: HttpRequest, status_code: int, code: str, message: str) -> JsonResponse:
+def json_error_page(
+    request: HttpRequest, status_code: int, code: str, message: str
+) -> JsonResponse:
     return JsonResponse(error_body(code, message), status=status_code)
 
 

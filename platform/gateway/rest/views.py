@@ -82,7 +82,9 @@ class KeyListCreateView(TenantAPIView):
     def post(self, request: Request) -> Response:
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
-        key, secret = services.apikey_create(tenant=self.tenant, actor=self.actor, **data.validated_data)
+        key, secret = services.apikey_create(
+            tenant=self.tenant, actor=self.actor, **data.validated_data
+        )
         return Response({**KeyOut(key).data, "secret": secret}, status=201)
 
 
