@@ -5,7 +5,9 @@ SHELL := /bin/bash
 
 VENV := .venv
 PY := $(VENV)/bin/python
-PYTHON312 ?= $(shell command -v python3.12 2>/dev/null || ls -d $$HOME/.pyenv/versions/3.12*/bin/python3.12 /root/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | tail -n 1)
+# The first Python 3.12 that actually runs (a pyenv shim may exist without the version enabled).
+PYTHON312 ?= $(shell for p in $$(ls -d $$HOME/.pyenv/versions/3.12*/bin/python3.12 /root/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | sort -rV) $$(command -v python3.12); do \
+  "$$p" -c 'import sys; assert sys.version_info[:2] == (3, 12)' 2>/dev/null && { echo "$$p"; break; }; done)
 PY_STAMP := $(VENV)/.installed
 ASSETS_STAMP := frontend/static/vendor/.installed
 PYTEST_ARGS ?=
