@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 
+from tenants import ratelimit
 from tenants.models import ApiKey, Membership
 
 
@@ -18,6 +19,24 @@ class LoginForm(AuthenticationForm):
 
     def clean_username(self) -> str:
         return str(self.cleaned_data["username"]).strip().lower()
+
+    def clean(self) -> dict[str, Any]:
+        """Refuse after too many failures for one address (brute force), else authenticate."""
+        email = self.cleaned_data.get("username")
+        if email:
+            decision = ratelimit.login_blocked(email)
+            if not decision.allowed:
+                minutes = max(1, decision.retry_after // 60)
+                raise forms.ValidationError(
+                    f"Too many failed attempts for this address; try again in {minutes} min.",
+                    code="throttled",
+                )
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            if email:
+                ratelimit.login_failed(email)
+            raise
 
 
 class SignupForm(forms.Form):

@@ -29,19 +29,46 @@ def limit_for(key: ApiKey) -> int:
     return int(override) if override else int(settings.API_RATE_LIMIT_PER_MINUTE)
 
 
-def hit(key: ApiKey) -> RateDecision:
-    """Count one request for ``key``; fails open (with a warning) if Redis is unreachable."""
-    limit = limit_for(key)
+def count(
+    bucket: str, *, limit: int, window: int = WINDOW_SECONDS, peek: bool = False
+) -> RateDecision:
+    """Count one event in ``bucket`` for the current fixed window (``peek``: look, don't count).
+
+    Fails open, with a warning, if Redis is unreachable.
+    """
     now = time.time()
-    window = int(now // WINDOW_SECONDS)
-    name = f"mnemo:{settings.PROFILE}:rl:{key.pk}:{window}"
+    slot = int(now // window)
+    name = f"mnemo:{settings.PROFILE}:rl:{bucket}:{slot}"
     try:
-        pipe = client().pipeline()  # MULTI/EXEC; SET NX EX instead of EXPIRE NX (Redis < 7)
-        pipe.set(name, 0, ex=WINDOW_SECONDS + 5, nx=True)
-        pipe.incr(name)
-        count = int(pipe.execute()[1])
+        if peek:
+            seen = int(client().get(name) or 0)
+        else:
+            pipe = client().pipeline()  # MULTI/EXEC; SET NX EX instead of EXPIRE NX (Redis < 7)
+            pipe.set(name, 0, ex=window + 5, nx=True)
+            pipe.incr(name)
+            seen = int(pipe.execute()[1])
     except redis.RedisError as exc:
-        log.warning("rate limiter unavailable (%s); letting key %s through", exc, key.prefix)
+        log.warning("rate limiter unavailable (%s); letting %s through", exc, bucket)
         return RateDecision(True, limit, limit, 0)
-    retry_after = max(1, int((window + 1) * WINDOW_SECONDS - now))
-    return RateDecision(count <= limit, limit, max(0, limit - count), retry_after)
+    retry_after = max(1, int((slot + 1) * window - now))
+    allowed = seen < limit if peek else seen <= limit
+    return RateDecision(allowed, limit, max(0, limit - seen), retry_after)
+
+
+def hit(key: ApiKey) -> RateDecision:
+    """Count one request for ``key`` (REST and MCP share the budget)."""
+    return count(f"key:{key.pk}", limit=limit_for(key))
+
+
+LOGIN_FAILURES_ALLOWED = 10
+LOGIN_WINDOW_SECONDS = 15 * 60
+
+
+def login_blocked(email: str) -> RateDecision:
+    """Has this address failed to log in too often in the last window? (Does not count.)"""
+    return count(f"login:{email.lower()}", limit=LOGIN_FAILURES_ALLOWED,
+                 window=LOGIN_WINDOW_SECONDS, peek=True)  # fmt: skip
+
+
+def login_failed(email: str) -> None:
+    count(f"login:{email.lower()}", limit=LOGIN_FAILURES_ALLOWED, window=LOGIN_WINDOW_SECONDS)

@@ -206,3 +206,13 @@ def test_tenant_slugs_of_others_are_not_disclosed_by_404s(cast: Cast) -> None:
     missing = client.get("/t/no-such-tenant/")
     assert exists.status_code == missing.status_code == 404
     assert Tenant.objects.filter(slug="acme").exists()
+
+
+def test_logins_for_an_address_are_refused_after_ten_failures(cast: Cast) -> None:
+    client = Client()
+    for _ in range(10):
+        client.post("/login/", {"username": cast.member.email, "password": "wrong"})
+    blocked = client.post("/login/", {"username": cast.member.email, "password": PASSWORD})
+    assert blocked.status_code == 200 and b"Too many failed attempts" in blocked.content
+    other = Client().post("/login/", {"username": cast.viewer.email, "password": PASSWORD})
+    assert other.status_code == 302

@@ -40,7 +40,10 @@ async def whoami(ctx: Context) -> str:
         f"Workspace: {principal.tenant_name} (slug `{principal.tenant_slug}`)\n"
         f"API key: {principal.key_name} (prefix {principal.key_prefix})\n"
         f"Scopes: {scopes}"
-        + next_steps("Memory tools (remember, recall, prime) arrive with the memory network.")
+        + next_steps(
+            f"Manage keys and members at {settings.PUBLIC_URL}/t/{principal.tenant_slug}/",
+            "REST reference: " + f"{settings.PUBLIC_URL}/api/v1/docs/",
+        )
     )
 
 
