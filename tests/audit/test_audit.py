@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import psycopg
 import pytest
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.utils import DatabaseError
 from django.utils import timezone
@@ -13,24 +15,42 @@ from audit.models import AuditEvent
 from audit.selectors import audit_events_for_tenant
 from audit.services import audit_record
 from tenants import rls
-from tests.factories import Cast
+from tests.factories import Cast, make_cast
 
 pytestmark = pytest.mark.django_db
 
 
-def test_audit_events_refuse_update_and_delete_at_the_database_level(cast: Cast) -> None:
+def test_the_app_role_may_not_update_or_delete_audit_events(cast: Cast) -> None:
     rls.activate(tenant_id=cast.tenant.pk)
     event = AuditEvent.objects.filter(tenant=cast.tenant).first()
     assert event is not None
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+    with pytest.raises(DatabaseError, match="permission denied"), transaction.atomic():
         AuditEvent.objects.filter(pk=event.pk).update(verb="tampered")
     with (
-        pytest.raises(DatabaseError, match="append-only"),
+        pytest.raises(DatabaseError, match="permission denied"),
         transaction.atomic(),
         connection.cursor() as cursor,
     ):
         cursor.execute("DELETE FROM audit_auditevent WHERE id = %s", [event.pk])
     assert AuditEvent.objects.get(pk=event.pk).verb == event.verb
+
+
+@pytest.mark.django_db(transaction=True)
+def test_even_the_table_owner_cannot_update_or_delete_audit_events() -> None:
+    cast = make_cast()
+    owner_url = settings.DATABASE_OWNER_URL
+    if not owner_url:
+        pytest.skip("DATABASE_OWNER_URL is not set (external database without an owner role)")
+    dbname = settings.DATABASES["default"]["NAME"]
+    with psycopg.connect(owner_url, dbname=dbname) as owner:
+        owner.execute("SELECT set_config('app.tenant_id', %s, false)", [str(cast.tenant.pk)])
+        for statement in ("UPDATE audit_auditevent SET verb = 'x'", "DELETE FROM audit_auditevent"):
+            with pytest.raises(psycopg.Error, match="append-only"):
+                owner.execute(statement)
+            owner.rollback()
+            owner.execute("SELECT set_config('app.tenant_id', %s, false)", [str(cast.tenant.pk)])
+        count = owner.execute("SELECT count(*) FROM audit_auditevent").fetchone()
+        assert count is not None and count[0] > 0
 
 
 def test_audit_record_keeps_the_request_id_and_address(cast: Cast) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.apps import apps
 from django.db import IntegrityError, connection, transaction
 from django.db.utils import DatabaseError
 
@@ -22,17 +21,39 @@ LOOKUP_INDEXES = {
 
 
 def tenant_tables() -> list[str]:
-    return sorted(
-        model._meta.db_table
-        for model in apps.get_models()
-        if any(field.name == "tenant" for field in model._meta.get_fields())
-    )
+    """Every table with a tenant_id column, whatever model (or none) declares it."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT table_name FROM information_schema.columns "
+            "WHERE table_schema = 'public' AND column_name = 'tenant_id' ORDER BY table_name"
+        )
+        return [row[0] for row in cursor.fetchall()]
 
 
 def test_the_app_connects_as_a_role_that_cannot_bypass_row_level_security() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user")
         assert cursor.fetchone() == (False, False)
+
+
+def test_the_app_role_owns_nothing_so_it_cannot_switch_the_walls_off() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_tables "
+            "WHERE schemaname = 'public' AND tableowner = current_user"
+        )
+        assert cursor.fetchone() == (0,)
+    for statement in (
+        "ALTER TABLE tenants_apikey NO FORCE ROW LEVEL SECURITY",
+        "DROP TRIGGER audit_append_only ON audit_auditevent",
+        "CREATE OR REPLACE FUNCTION app_tenant_id() RETURNS bigint LANGUAGE sql AS 'SELECT 1'",
+    ):
+        with (
+            pytest.raises(DatabaseError, match=r"must be owner|permission denied"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(statement)
 
 
 def test_every_tenant_table_has_forced_row_level_security_with_a_policy() -> None:
