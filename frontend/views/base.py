@@ -8,12 +8,11 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from audit.actors import Actor
-from config.errors import MnemoError, NotFound
+from config.errors import MnemoError, PermissionDenied
 from tenants.permissions import Capability, role_allows
 from tenants.selectors import tenant_resolve_for_user
 
@@ -31,12 +30,9 @@ def tenant_view(capability: Capability = Capability.VIEW) -> Callable[[View], Vi
         @login_required
         @wraps(view)
         def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            try:
-                tenant, membership = tenant_resolve_for_user(user=request.user, slug=slug)
-            except NotFound as exc:
-                raise Http404(exc.message) from exc
+            tenant, membership = tenant_resolve_for_user(user=request.user, slug=slug)
             if not role_allows(membership.role, capability):
-                raise PermissionDenied(f"your role ({membership.role}) cannot open this page")
+                raise PermissionDenied(f"Your role ({membership.role}) cannot do this here.")
             request.tenant = tenant  # type: ignore[attr-defined]
             request.membership = membership  # type: ignore[attr-defined]
             request.actor = Actor.for_user(request.user, role=membership.role)  # type: ignore[attr-defined]

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 from audit import context
 
 
 def client_ip(meta: dict[str, str]) -> str | None:
-    if getattr(settings, "TRUST_X_FORWARDED_FOR", False):
-        forwarded = meta.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return forwarded.split(",")[0].strip() or None
+    """The peer address. Behind a proxy, uvicorn's --proxy-headers with --forwarded-allow-ips
+    (FORWARDED_ALLOW_IPS) rewrites it from X-Forwarded-For for trusted proxies only, for Django
+    and the MCP gateway alike; headers from anyone else are never read here."""
     return meta.get("REMOTE_ADDR") or None
 
 

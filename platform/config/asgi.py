@@ -23,8 +23,10 @@ from starlette.routing import Mount, Route  # noqa: E402
 from starlette.staticfiles import StaticFiles  # noqa: E402
 from starlette.types import ASGIApp, Message, Receive, Scope, Send  # noqa: E402
 
+from gateway.health import healthz, livez  # noqa: E402
 from gateway.mcp_server.gateway import McpGateway  # noqa: E402
 from gateway.mcp_server.server import build_app, server  # noqa: E402
+from gateway.rest.errors import error_body  # noqa: E402
 
 
 class BodySizeLimit:
@@ -72,10 +74,8 @@ class BodySizeLimit:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps(
-        {"error": {"code": "payload_too_large",
-                   "message": f"request body is larger than {limit} bytes"}}
-    ).encode()  # fmt: skip
+    message = f"The request body is larger than {limit} bytes."
+    body = json.dumps(error_body("payload_too_large", message)).encode()
     headers: list[tuple[bytes, bytes]] = [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())
     ]  # fmt: skip
@@ -116,6 +116,8 @@ async def lifespan(app: Any) -> AsyncIterator[None]:
 application = BodySizeLimit(
     Starlette(
         routes=[
+            Route("/healthz", healthz, methods=["GET", "HEAD"]),
+            Route("/livez", livez, methods=["GET", "HEAD"]),
             Route("/t/{slug}/mcp", mcp_gateway),
             Route("/t/{slug}/mcp/", mcp_gateway),
             Mount(settings.STATIC_URL.rstrip("/"), app=DjangoStaticFiles(), name="static"),

@@ -8,6 +8,7 @@ not set, so ``manage.py`` works next to a running ``make run``.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from config.embedded import services_file, var_dir
@@ -22,7 +23,10 @@ from config.env import (
 )
 
 BASE_DIR = Path(__file__).resolve().parents[2]
-PROFILE = env_str("MNEMO_PROFILE", "dev")
+# dev (make run), test (make test; also chosen when pytest imports these settings), or anything
+# else for a deployment, where secrets must come from the environment.
+PROFILE = env_str("MNEMO_PROFILE", "test" if "pytest" in sys.modules else "dev")
+LAPTOP = PROFILE in {"dev", "test"}
 VAR_DIR = var_dir(PROFILE)
 
 
@@ -36,14 +40,19 @@ def _service_url(name: str) -> str:
     return ""
 
 
-DEBUG = env_bool("DEBUG", PROFILE == "dev")
-SECRET_KEY = env_str("SECRET_KEY") or read_secret_file(VAR_DIR / "secret_key", create=True)
+# Off by default even on a laptop: the dashboard shows its own error pages, the log has details.
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY") or read_secret_file(VAR_DIR / "secret_key", create=LAPTOP)
 # API keys are stored as HMAC digests; the pepper must stay stable or every key stops working.
-API_KEY_PEPPER = env_str("API_KEY_PEPPER") or SECRET_KEY
+API_KEY_PEPPER = env_str("API_KEY_PEPPER") or (SECRET_KEY if LAPTOP else "")
+if not SECRET_KEY or not API_KEY_PEPPER:
+    raise ConfigError(
+        f"profile {PROFILE!r} needs SECRET_KEY and API_KEY_PEPPER in the environment "
+        "(every web and worker process must share them)"
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 PUBLIC_URL = env_str("PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
-TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
 
 INSTALLED_APPS = [
     "django.contrib.auth",

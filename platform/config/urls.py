@@ -1,15 +1,13 @@
-"""Top-level URLs: REST under /api/v1/, health, and the dashboard (MCP is routed in config.asgi)."""
+"""Django URLs: REST under /api/v1/ and the dashboard (MCP, health, static: see config.asgi)."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
-from gateway.health import healthz
 from gateway.rest.errors import json_error_page
 
 urlpatterns = [
-    path("healthz", healthz, name="healthz"),
     path("api/v1/", include("gateway.rest.urls")),
     path("", include("frontend.urls")),
 ]

@@ -11,11 +11,13 @@ from tenants import rls
 
 
 class TenantTransactionMiddleware:
-    """Like ATOMIC_REQUESTS, but the settings are cleared first and failures roll back.
+    """Like ATOMIC_REQUESTS, but the RLS settings are cleared first.
 
     Views that resolve a tenant (dashboard pages, REST handlers) call ``rls.activate`` inside
-    this transaction; until then the request sees no tenant-owned row at all. A response with an
-    error status rolls the transaction back, so a failed request never leaves half a change.
+    this transaction; until then the request sees no tenant-owned row at all. An unhandled error
+    (a 5xx response) rolls everything back. A 4xx is a deliberate answer: the service that refused
+    has already rolled back its own savepoint, and bookkeeping such as a key's last use stays.
+    Streaming bodies run after the commit, outside RLS: tenant views must not stream from the ORM.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -27,6 +29,6 @@ class TenantTransactionMiddleware:
             user_id = user.pk if user is not None and user.is_authenticated else None
             rls.activate(user_id=user_id)
             response = self.get_response(request)
-            if response.status_code >= 400:
+            if response.status_code >= 500:
                 transaction.set_rollback(True)
         return response

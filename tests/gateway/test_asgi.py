@@ -15,9 +15,33 @@ def test_healthz_over_http_is_ok(live_url: str) -> None:
     assert response.status_code == 200 and response.json()["status"] == "ok"
 
 
-def test_every_response_carries_a_request_id_and_echoes_a_callers(live_url: str) -> None:
-    assert len(httpx2.get(f"{live_url}/healthz").headers["x-request-id"]) == 32
-    echoed = httpx2.get(f"{live_url}/healthz", headers={"X-Request-ID": "abc-123"})
+def test_healthz_answers_503_without_details_when_redis_is_down(
+    live_url: str, settings: Any
+) -> None:
+    from config.redis_client import client
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    client.cache_clear()
+    try:
+        response = httpx2.get(f"{live_url}/healthz")
+    finally:
+        client.cache_clear()
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "down"
+    assert body["checks"] == {"database": body["checks"]["database"], "redis": {"ok": False}}
+    assert body["checks"]["database"]["ok"] is True
+
+
+def test_livez_needs_nothing_but_the_process(live_url: str) -> None:
+    assert httpx2.get(f"{live_url}/livez", headers={"Host": "10.1.2.3:8000"}).status_code == 200
+    assert httpx2.get(f"{live_url}/healthz", headers={"Host": "10.1.2.3:8000"}).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/api/v1/tenant", "/t/acme/mcp", "/login/"])
+def test_every_response_carries_a_request_id_and_echoes_a_callers(live_url: str, path: str) -> None:
+    assert len(httpx2.get(f"{live_url}{path}").headers["x-request-id"]) == 32
+    echoed = httpx2.get(f"{live_url}{path}", headers={"X-Request-ID": "abc-123"})
     assert echoed.headers["x-request-id"] == "abc-123"
 
 
