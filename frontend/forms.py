@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
+from django.utils import timezone
 
 from tenants import ratelimit
 from tenants.models import ApiKey, Membership
 
 
 class LoginForm(AuthenticationForm):
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "Wrong email or password.",
+    }
     username = forms.EmailField(
         label="Email", widget=forms.EmailInput(attrs={"autofocus": True, "autocomplete": "email"})
     )
@@ -51,11 +56,16 @@ class SignupForm(forms.Form):
         help_text="Your team or company. You can create more later.",
     )  # fmt: skip
 
+    def __init__(self, *args: Any, invited: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if invited:  # joining through an invitation: no workspace of one's own yet
+            del self.fields["workspace"]
+
 
 class WorkspaceForm(forms.Form):
     name = forms.CharField(label="Workspace name", max_length=120)
-    slug = forms.SlugField(
-        label="URL name", max_length=40, required=False,
+    slug = forms.CharField(  # validated by the service, which explains what is wrong
+        label="URL name", max_length=60, required=False,
         help_text="Lowercase letters, digits and dashes; leave empty to derive it from the name.",
     )  # fmt: skip
 
@@ -72,6 +82,12 @@ class ApiKeyForm(forms.Form):
         label="Expires on", required=False, widget=forms.DateInput(attrs={"type": "date"}),
         help_text="Optional. The key stops working at the start of this day (UTC).",
     )  # fmt: skip
+
+    def clean_expires_on(self) -> date | None:
+        day = self.cleaned_data.get("expires_on")
+        if day is not None and day <= timezone.now().date():
+            raise forms.ValidationError("Choose a day after today.")
+        return day
 
     def expires_at(self) -> datetime | None:
         day = self.cleaned_data.get("expires_on")

@@ -9,12 +9,14 @@ from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
 from config.errors import MnemoError
 from frontend.forms import LoginForm, SignupForm, WorkspaceForm
 from tenants import services
-from tenants.selectors import invitation_find, memberships_for_user
+from tenants.access import invitation_for_token
+from tenants.selectors import memberships_for_user
 
 
 class MnemoLoginView(LoginView):
@@ -35,28 +37,42 @@ def home(request: HttpRequest) -> HttpResponse:
     return redirect("tenant_home", slug=last if last in slugs else slugs[0])
 
 
+def _invite_path(raw: str | None) -> str:
+    """``next`` if it is one of our invitation pages, else "" (never an open redirect)."""
+    raw = raw or ""
+    return raw if raw.startswith("/invite/") and "//" not in raw and "\\" not in raw else ""
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """A new account and workspace; through an invitation, only the account (then join)."""
     if request.user.is_authenticated:
         return redirect("home")
-    form = SignupForm(request.POST or None, initial={"email": request.GET.get("email", "")})
+    invite = _invite_path(request.POST.get("next") or request.GET.get("next"))
+    form = SignupForm(
+        request.POST or None, initial={"email": request.GET.get("email", "")}, invited=bool(invite)
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            user, tenant = services.signup(
-                email=data["email"], password=data["password"], name=data["name"],
-                tenant_name=data["workspace"],
-            )  # fmt: skip
+            if invite:
+                user = services.user_create(
+                    email=data["email"], password=data["password"], name=data["name"]
+                )
+            else:
+                user, tenant = services.user_signup(
+                    email=data["email"], password=data["password"], name=data["name"],
+                    tenant_name=data["workspace"],
+                )  # fmt: skip
         except MnemoError as exc:
             _attach(form, exc, name="workspace")
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            next_url = request.POST.get("next") or ""
-            if next_url.startswith("/invite/"):
-                return redirect(next_url)
+            if invite:
+                return redirect(invite)
             messages.success(request, f"Welcome to Mnemo. {tenant.name} is ready.")
             return redirect("keys", slug=tenant.slug)
-    return render(request, "frontend/signup.html", {"form": form, "next": request.GET.get("next")})
+    return render(request, "frontend/signup.html", {"form": form, "next": invite})
 
 
 @login_required
@@ -78,7 +94,8 @@ def workspace_new(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
-    invitation = invitation_find(token=token)
+    user = request.user if request.user.is_authenticated else None
+    invitation = invitation_for_token(token=token, user=user)
     context = {"invitation": invitation, "token": token}
     if invitation is None or not invitation.is_pending:
         return render(request, "frontend/invitation.html", {**context, "invalid": True}, status=404)
@@ -90,8 +107,13 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         else:
             messages.success(request, f"You joined {invitation.tenant.name}.")
             return redirect("tenant_home", slug=invitation.tenant.slug)
-    context["login_url"] = reverse("login") + f"?next={request.path}"
-    context["signup_url"] = reverse("signup") + f"?next={request.path}&email={invitation.email}"
+    context["login_url"] = reverse("login") + "?" + urlencode({"next": request.path})
+    context["signup_url"] = (
+        reverse("signup") + "?" + urlencode({"next": request.path, "email": invitation.email})
+    )
+    if user is not None:
+        context["wrong_account"] = user.email != invitation.email
+        context["already_member"] = invitation.tenant.memberships.filter(user=user).exists()
     return render(request, "frontend/invitation.html", context)
 
 

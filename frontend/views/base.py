@@ -13,8 +13,8 @@ from django.shortcuts import render
 
 from audit.actors import Actor
 from config.errors import MnemoError, PermissionDenied
+from tenants.access import tenant_for_member
 from tenants.permissions import Capability, role_allows
-from tenants.selectors import tenant_resolve_for_user
 
 View = Callable[..., HttpResponse]
 
@@ -30,7 +30,7 @@ def tenant_view(capability: Capability = Capability.VIEW) -> Callable[[View], Vi
         @login_required
         @wraps(view)
         def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            tenant, membership = tenant_resolve_for_user(user=request.user, slug=slug)
+            tenant, membership = tenant_for_member(user=request.user, slug=slug)
             if not role_allows(membership.role, capability):
                 raise PermissionDenied(f"Your role ({membership.role}) cannot do this here.")
             request.tenant = tenant  # type: ignore[attr-defined]

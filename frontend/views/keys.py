@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
@@ -10,7 +11,7 @@ from config.errors import MnemoError
 from frontend.forms import ApiKeyForm
 from frontend.views.base import can, page, report, tenant_view
 from tenants import services
-from tenants.permissions import Capability
+from tenants.permissions import Capability, may_revoke_key
 from tenants.selectors import apikey_get_for_tenant, apikeys_for_tenant
 
 
@@ -19,9 +20,7 @@ def _context(request: HttpRequest, form: ApiKeyForm, **extra: object) -> dict[st
     actor = request.actor  # type: ignore[attr-defined]
     keys = list(apikeys_for_tenant(tenant=tenant))
     for key in keys:
-        key.can_revoke = key.revoked_at is None and (  # type: ignore[attr-defined]
-            key.created_by_id == actor.id or can(request, Capability.KEYS_MANAGE)
-        )
+        key.can_revoke = key.revoked_at is None and may_revoke_key(actor, key)  # type: ignore[attr-defined]
     return {
         "form": form,
         "keys": keys,
@@ -52,6 +51,7 @@ def key_create(request: HttpRequest) -> HttpResponse:
             form = ApiKeyForm()
         except MnemoError as exc:
             for field, message in exc.fields.items():
+                field = {"expires_at": "expires_on"}.get(field, field)
                 form.add_error(field if field in form.fields else None, message)
             if not exc.fields:
                 form.add_error(None, exc.message)
@@ -60,9 +60,13 @@ def key_create(request: HttpRequest) -> HttpResponse:
         status = 400
     context = _context(request, form, created=created, secret=secret)
     if not request.htmx:  # type: ignore[attr-defined]
-        return page(request, "frontend/keys.html", context, status=status)
-    # HTMX swaps the whole keys panel; errors must still render, so answer 200 with the form.
-    return page(request, "frontend/keys.html", context, partial="frontend/partials/_keys.html")
+        response = page(request, "frontend/keys.html", context, status=status)
+    else:  # HTMX swaps the whole keys panel; errors must still render, so answer 200 with the form.
+        response = page(
+            request, "frontend/keys.html", context, partial="frontend/partials/_keys.html"
+        )
+    response["Cache-Control"] = "no-store"  # the secret must not linger in any cache
+    return response
 
 
 @require_POST
@@ -72,6 +76,7 @@ def key_revoke(request: HttpRequest, key_id: int) -> HttpResponse:
     key = apikey_get_for_tenant(tenant=tenant, id=key_id)
     try:
         services.apikey_revoke(tenant=tenant, actor=request.actor, key=key)  # type: ignore[attr-defined]
+        messages.success(request, f"Key “{key.name}” revoked; agents using it are refused now.")
     except MnemoError as exc:
         report(request, exc)
     if not request.htmx:  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from frontend.forms import InviteForm, RoleForm
 from frontend.views.base import can, page, report, tenant_view
 from tenants import services
 from tenants.models import Membership
-from tenants.permissions import Capability, may_assign_role
+from tenants.permissions import Capability, may_assign_role, may_remove_member
 from tenants.selectors import (
     invitation_get_for_tenant,
     invitations_pending_for_tenant,
@@ -25,16 +25,14 @@ from tenants.selectors import (
 
 def _context(request: HttpRequest, form: InviteForm, **extra: object) -> dict[str, object]:
     tenant = request.tenant  # type: ignore[attr-defined]
-    acting = request.membership  # type: ignore[attr-defined]
+    actor = request.actor  # type: ignore[attr-defined]
     members = list(members_for_tenant(tenant=tenant))
     for member in members:
         member.assignable = [  # type: ignore[attr-defined]
             (value, label) for value, label in Membership.Role.choices
-            if may_assign_role(acting.role, member.role, value)
+            if value == member.role or may_assign_role(actor.role, member.role, value)
         ]  # fmt: skip
-        member.removable = member.user_id == acting.user_id or may_assign_role(  # type: ignore[attr-defined]
-            acting.role, member.role, Membership.Role.VIEWER
-        )
+        member.removable = may_remove_member(actor, member)  # type: ignore[attr-defined]
     manage = can(request, Capability.MEMBERS_MANAGE)
     return {
         "members": members,
@@ -73,8 +71,11 @@ def invite(request: HttpRequest) -> HttpResponse:
         except MnemoError as exc:
             form.add_error("email" if "email" in exc.fields else None, exc.message)
         else:
-            link = settings.PUBLIC_URL + reverse("invitation_accept", args=[token])
-            messages.success(request, f"Invitation sent to {invitation.email}.")
+            if settings.MAIL_DELIVERS:
+                messages.success(request, f"Invitation emailed to {invitation.email}.")
+            else:  # no real mail: the admin passes the link on (it only works for that address)
+                link = settings.PUBLIC_URL + reverse("invitation_accept", args=[token])
+                messages.success(request, f"Invitation created for {invitation.email}.")
             form = InviteForm()
     if not request.htmx:  # type: ignore[attr-defined]
         context = _context(request, form, invite_link=link)
@@ -100,7 +101,7 @@ def member_role(request: HttpRequest, member_id: int) -> HttpResponse:
         except MnemoError as exc:
             report(request, exc)
     else:
-        messages.error(request, "choose a valid role")
+        messages.error(request, "Choose a valid role.")
     return _panel(request)
 
 

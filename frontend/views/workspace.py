@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 
 from audit.selectors import audit_events_for_tenant
 from frontend.views.base import can, page, tenant_view
+from tenants.models import Tenant
 from tenants.permissions import Capability
 from tenants.selectors import apikeys_for_tenant, members_for_tenant
 
@@ -24,21 +25,17 @@ def overview(request: HttpRequest) -> HttpResponse:
         "member_count": members_for_tenant(tenant=tenant).count(),
         "active_keys": len(keys),
         "recent_events": recent,
-        "mcp_url": mcp_url(tenant.slug),
+        "mcp_url": tenant.mcp_url,
     }
     return page(request, "frontend/overview.html", context)
-
-
-def mcp_url(slug: str) -> str:
-    return f"{settings.PUBLIC_URL}/t/{slug}/mcp"
 
 
 KEY_PLACEHOLDER = "YOUR_MNEMO_API_KEY"
 
 
-def client_snippets(slug: str) -> list[dict[str, str]]:
+def client_snippets(tenant: Tenant) -> list[dict[str, str]]:
     """Ready-to-paste configurations; the page swaps the placeholder for a pasted key locally."""
-    url = mcp_url(slug)
+    url = tenant.mcp_url
     auth = f"Bearer {KEY_PLACEHOLDER}"
     http_server = {"type": "http", "url": url, "headers": {"Authorization": auth}}
     return [
@@ -64,11 +61,15 @@ def client_snippets(slug: str) -> list[dict[str, str]]:
         {
             "id": "python", "title": "Python (mcp SDK)", "where": "your agent's code",
             "code": (
-                "import httpx2\nfrom mcp import Client\n"
-                "from mcp.client.streamable_http import streamable_http_client\n\n"
-                f'http = httpx2.AsyncClient(headers={{"Authorization": "{auth}"}})\n'
-                f'async with Client(streamable_http_client("{url}", http_client=http)) as mnemo:\n'
-                '    print(await mnemo.call_tool("whoami", {}))'
+                "import asyncio\n\nimport httpx2\nfrom mcp import Client\n"
+                "from mcp.client.streamable_http import streamable_http_client\n\n\n"
+                "async def main() -> None:\n"
+                f'    http = httpx2.AsyncClient(headers={{"Authorization": "{auth}"}})\n'
+                f'    transport = streamable_http_client("{url}", http_client=http)\n'
+                "    async with Client(transport) as mnemo:\n"
+                '        result = await mnemo.call_tool("whoami", {})\n'
+                "        print(result.content[0].text)\n\n\n"
+                "asyncio.run(main())"
             ),
         },
         {
@@ -82,8 +83,8 @@ def client_snippets(slug: str) -> list[dict[str, str]]:
 def connect(request: HttpRequest) -> HttpResponse:
     tenant = request.tenant  # type: ignore[attr-defined]
     context = {
-        "mcp_url": mcp_url(tenant.slug),
-        "snippets": client_snippets(tenant.slug),
+        "mcp_url": tenant.mcp_url,
+        "snippets": client_snippets(tenant),
         "placeholder": KEY_PLACEHOLDER,
         "docs_url": f"{settings.PUBLIC_URL}/api/v1/docs/",
     }

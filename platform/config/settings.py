@@ -198,6 +198,8 @@ elif _mail_kind == "smtp":
         "use_tls": env_bool("MAIL_USE_TLS", True),
     }
 MAILERS = {"default": {"BACKEND": _MAIL_BACKENDS[_mail_kind], "OPTIONS": _mail_options}}
+# Only SMTP reaches people; otherwise the dashboard shows invitation links to pass on by hand.
+MAIL_DELIVERS = _mail_kind == "smtp"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Mnemo <noreply@mnemo.local>")
 
 # Limits, each answered with a clear JSON error (413 / 429 / 400).

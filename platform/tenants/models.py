@@ -66,6 +66,13 @@ class Tenant(models.Model):
     def __str__(self) -> str:
         return self.slug
 
+    @property
+    def mcp_url(self) -> str:
+        """Where this tenant's agents connect over MCP."""
+        from django.conf import settings
+
+        return f"{settings.PUBLIC_URL}/t/{self.slug}/mcp"
+
 
 class Membership(models.Model):
     """A user's role in one tenant."""
@@ -168,9 +175,7 @@ class ApiKey(models.Model):
 
     @property
     def is_active(self) -> bool:
-        if self.revoked_at is not None:
-            return False
-        return self.expires_at is None or self.expires_at > timezone.now()
+        return self.status == "active"
 
     @property
     def status(self) -> str:

@@ -1,13 +1,15 @@
-"""What each membership role may do in the dashboard, and which API scopes exist.
+"""What each membership role and each API key scope may do.
 
-Roles are ordered; a capability names the lowest role that has it. Keep this table the only place
-that decides, so the dashboard, the REST API and the tests agree.
+Roles are ordered; a capability names the lowest role that has it, and the key scope that grants
+it. This module is the only place that decides, so the dashboard, the REST API, the services and
+the tests agree.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 
+from audit.actors import Actor
 from tenants.models import ApiKey, Membership
 
 Role = Membership.Role
@@ -38,17 +40,54 @@ MINIMUM_ROLE: dict[Capability, str] = {
     Capability.MEMBERS_MANAGE: Role.ADMIN,
 }
 
+KEY_SCOPE: dict[Capability, str] = {
+    Capability.VIEW: Scope.READ,
+    Capability.KEYS_CREATE: Scope.ADMIN,
+    Capability.AUDIT_VIEW: Scope.ADMIN,
+    Capability.KEYS_MANAGE: Scope.ADMIN,
+    Capability.MEMBERS_MANAGE: Scope.ADMIN,
+}
+
 
 def role_allows(role: str | None, capability: Capability) -> bool:
-    if role is None:
+    if role not in RANK:
         return False
     return RANK[role] >= RANK[MINIMUM_ROLE[capability]]
 
 
-def may_assign_role(acting_role: str, current_role: str | None, new_role: str) -> bool:
-    """Admins manage roles below owner; only owners touch owners."""
-    if acting_role == Role.OWNER:
+def acting_role(actor: Actor) -> str | None:
+    """The role an actor acts with: a user's own; an admin key acts as an admin (never owner)."""
+    if actor.kind == "system":
+        return Role.OWNER
+    if actor.kind == "api_key":
+        return Role.ADMIN if Scope.ADMIN in actor.scopes else None
+    return actor.role
+
+
+def actor_allows(actor: Actor, capability: Capability) -> bool:
+    if actor.kind == "system":
         return True
-    if not role_allows(acting_role, Capability.MEMBERS_MANAGE):
+    if actor.kind == "api_key":
+        return KEY_SCOPE[capability] in actor.scopes
+    return role_allows(actor.role, capability)
+
+
+def may_assign_role(acting: str | None, current_role: str | None, new_role: str) -> bool:
+    """Admins manage roles below owner; only owners touch owners."""
+    if acting == Role.OWNER:
+        return True
+    if not role_allows(acting, Capability.MEMBERS_MANAGE):
         return False
     return Role.OWNER not in (current_role, new_role)
+
+
+def may_remove_member(actor: Actor, membership: Membership) -> bool:
+    """Anyone may leave; removing someone else is assigning them "nothing"."""
+    if actor.kind == "user" and actor.id == membership.user_id:
+        return True
+    return may_assign_role(acting_role(actor), membership.role, Role.VIEWER)
+
+
+def may_revoke_key(actor: Actor, key: ApiKey) -> bool:
+    own = actor.kind == "user" and key.created_by_id == actor.id
+    return own or actor_allows(actor, Capability.KEYS_MANAGE)

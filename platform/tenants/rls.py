@@ -48,12 +48,35 @@ def activate(
         cursor.execute(f"SELECT {selects}", params)
 
 
+def current() -> dict[str, str]:
+    """The RLS settings of the current transaction."""
+    selects = ", ".join("current_setting(%s, true)" for _ in SETTINGS)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {selects}", list(SETTINGS))
+        row = cursor.fetchone()
+    return {name: value or "" for name, value in zip(SETTINGS, row, strict=True)}
+
+
 @contextmanager
 def tenant_scope(tenant_id: int, *, user_id: int | None = None) -> Iterator[None]:
-    """Run a block in a transaction that sees exactly one tenant's rows."""
-    with transaction.atomic():
-        activate(tenant_id=tenant_id, user_id=user_id)
-        yield
+    """Run a block in a transaction that sees exactly one tenant's rows.
+
+    Nested inside another transaction (a savepoint), the outer settings come back afterwards:
+    transaction-local settings would otherwise outlive the savepoint.
+    """
+    outer = current() if connection.in_atomic_block else None
+    try:
+        with transaction.atomic():
+            activate(tenant_id=tenant_id, user_id=user_id)
+            yield
+    finally:
+        if outer is not None and connection.in_atomic_block and not connection.needs_rollback:
+            params: list[str] = []
+            for name, value in outer.items():
+                params += [name, value]
+            selects = ", ".join("set_config(%s, %s, true)" for _ in SETTINGS)
+            with connection.cursor() as cursor:
+                cursor.execute(f"SELECT {selects}", params)
 
 
 def enable(table: str, *, read_also: str | None = None) -> migrations.RunSQL:

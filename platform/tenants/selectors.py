@@ -1,4 +1,7 @@
-"""Reads for tenants, members, invitations and keys; every lookup is scoped by tenant."""
+"""Reads for tenants, members, invitations and keys; every lookup is scoped by tenant.
+
+They never switch row-level security; tenants.access does, once per request.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +9,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from config.errors import NotFound
-from tenants import rls, tokens
 from tenants.models import ApiKey, Invitation, Membership, Tenant, User
-
-
-def tenant_resolve_for_user(*, user: User, slug: str) -> tuple[Tenant, Membership]:
-    """The tenant ``slug`` and the user's membership in it, and RLS switched to that tenant.
-
-    Not a member, or no such tenant, is the same 404: outsiders learn nothing about slugs.
-    """
-    membership = (
-        Membership.objects.select_related("tenant").filter(user=user, tenant__slug=slug).first()
-    )
-    if membership is None:
-        raise NotFound("no such workspace")
-    rls.activate(tenant_id=membership.tenant_id, user_id=user.pk)
-    return membership.tenant, membership
 
 
 def memberships_for_user(*, user: User) -> QuerySet[Membership]:
@@ -36,7 +24,7 @@ def members_for_tenant(*, tenant: Tenant) -> QuerySet[Membership]:
 def membership_get_for_tenant(*, tenant: Tenant, id: int) -> Membership:
     membership = Membership.objects.filter(tenant=tenant, pk=id).select_related("user").first()
     if membership is None:
-        raise NotFound("no such member")
+        raise NotFound("There is no such member.")
     return membership
 
 
@@ -50,15 +38,8 @@ def invitations_pending_for_tenant(*, tenant: Tenant) -> QuerySet[Invitation]:
 def invitation_get_for_tenant(*, tenant: Tenant, id: int) -> Invitation:
     invitation = Invitation.objects.filter(tenant=tenant, pk=id).first()
     if invitation is None:
-        raise NotFound("no such invitation")
+        raise NotFound("There is no such invitation.")
     return invitation
-
-
-def invitation_find(*, token: str) -> Invitation | None:
-    """The invitation behind an emailed link (seen through the ``app.invite_digest`` policy)."""
-    digest = tokens.digest(token)
-    rls.activate(invite_digest=digest)
-    return Invitation.objects.select_related("tenant").filter(token_digest=digest).first()
 
 
 def apikeys_for_tenant(*, tenant: Tenant) -> QuerySet[ApiKey]:
@@ -68,24 +49,5 @@ def apikeys_for_tenant(*, tenant: Tenant) -> QuerySet[ApiKey]:
 def apikey_get_for_tenant(*, tenant: Tenant, id: int) -> ApiKey:
     key = ApiKey.objects.filter(tenant=tenant, pk=id).first()
     if key is None:
-        raise NotFound("no such API key")
+        raise NotFound("There is no such API key.")
     return key
-
-
-def apikey_authenticate(raw: str, *, tenant_slug: str | None = None) -> ApiKey | None:
-    """The active key for a bearer secret, with RLS switched to its tenant; None if not valid.
-
-    With ``tenant_slug`` (the MCP URL), a key of another tenant is as invalid as a wrong one.
-    """
-    prefix = tokens.api_key_prefix(raw)
-    if prefix is None:
-        return None
-    rls.activate(apikey_prefix=prefix)
-    for key in ApiKey.objects.select_related("tenant").filter(prefix=prefix):
-        if tokens.digests_match(raw, key.digest) and key.is_active:
-            if tenant_slug is not None and key.tenant.slug != tenant_slug:
-                break
-            rls.activate(tenant_id=key.tenant_id)
-            return key
-    rls.activate()
-    return None

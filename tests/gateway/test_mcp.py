@@ -9,6 +9,7 @@ from typing import Any
 import httpx2
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 from mcp.client.streamable_http import streamable_http_client
 
 from tenants import rls
@@ -70,8 +71,9 @@ def test_a_key_of_another_tenant_is_401_and_the_client_fails(world: tuple[str, C
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "invalid_api_key"
     assert response.headers["www-authenticate"].startswith("Bearer")
-    with pytest.raises(BaseException):  # noqa: B017 - the SDK raises an ExceptionGroup
+    with pytest.raises(ExceptionGroup) as failure:  # the SDK's task groups wrap its MCPError
         run(call_tool(f"{url}/t/acme/mcp", secret, "whoami", {}))
+    assert failure.group_contains(MCPError)
 
 
 @pytest.mark.parametrize("secret", [None, "mnemo_aaaaaaaaaa_" + "b" * 43, "garbage"])
@@ -97,13 +99,17 @@ def test_a_revoked_key_stops_working_at_once(world: tuple[str, Cast]) -> None:
     assert post(f"{url}/t/acme/mcp", secret).status_code == 401
 
 
-def test_mcp_requests_share_the_keys_rate_limit(world: tuple[str, Cast]) -> None:
+def test_rest_and_mcp_draw_on_one_rate_limit_per_key(world: tuple[str, Cast]) -> None:
     url, cast = world
-    cast.tenant.settings = {"rate_limit_per_minute": 2}
+    cast.tenant.settings = {"rate_limit_per_minute": 3}
     cast.tenant.save()
     _, secret = make_key(cast.tenant)
+    rest = httpx2.get(f"{url}/api/v1/tenant", headers={"Authorization": f"Bearer {secret}"})
+    assert rest.status_code == 200 and rest.headers["x-ratelimit-remaining"] == "2"
     statuses = [post(f"{url}/t/acme/mcp", secret).status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
+    refused = httpx2.get(f"{url}/api/v1/tenant", headers={"Authorization": f"Bearer {secret}"})
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
 
 
 def test_two_tenants_each_see_only_themselves(live_url: str) -> None:

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tenants import rls
+from tenants.access import apikey_authenticate
 from tenants.models import Membership, Tenant
-from tenants.selectors import apikey_authenticate
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ def test_tenant_create_prints_a_working_read_write_key() -> None:
     out = io.StringIO()
     call_command("tenant_create", "bench-co", "--owner", "Bench@Example.com", stdout=out)
     secret = re.search(r"^API key: (\S+)$", out.getvalue(), re.M).group(1)  # type: ignore[union-attr]
-    key = apikey_authenticate(secret, tenant_slug="bench-co")
+    key = apikey_authenticate(secret=secret, tenant_slug="bench-co")
     assert key is not None and key.scopes == ["read", "write"]
     rls.activate(tenant_id=key.tenant_id)
     membership = Membership.objects.get(tenant=key.tenant)
@@ -42,4 +42,4 @@ def test_demo_bootstrap_runs_twice_and_reuses_its_tenant_and_key(tmp_path: Path)
     a, b = json.loads(first.getvalue()), json.loads(second.getvalue())
     assert a == b
     assert Tenant.objects.filter(slug="demo").count() == 1
-    assert apikey_authenticate(a["api_key"], tenant_slug="demo") is not None
+    assert apikey_authenticate(secret=a["api_key"], tenant_slug="demo") is not None

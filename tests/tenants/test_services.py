@@ -3,15 +3,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from audit.actors import Actor
 from audit.models import AuditEvent
 from config.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from tenants import rls, services, tokens
-from tenants.models import ApiKey, Membership, Tenant
-from tenants.selectors import apikey_authenticate, invitation_find
-from tests.factories import Cast, make_user
+from tenants.access import apikey_authenticate, invitation_for_token
+from tenants.models import ApiKey, Invitation, Membership, Tenant, User
+from tests.factories import Cast, make_key, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def actor_of(cast: Cast, who: str) -> Actor:
 
 
 def test_signup_creates_the_user_the_tenant_and_the_owner_membership() -> None:
-    user, tenant = services.signup(
+    user, tenant = services.user_signup(
         email="Ada@Example.com",
         password="an-unusual-passphrase",
         name="Ada",
@@ -40,15 +41,25 @@ def test_signup_creates_the_user_the_tenant_and_the_owner_membership() -> None:
 
 def test_signup_rejects_a_weak_password_and_writes_nothing() -> None:
     with pytest.raises(ValidationFailed) as err:
-        services.signup(email="bob@example.com", password="123", name="", tenant_name="Bob")
+        services.user_signup(email="bob@example.com", password="123", name="", tenant_name="Bob")
     assert "password" in err.value.fields
     assert not Tenant.objects.filter(slug="bob").exists()
+    assert not User.objects.filter(email="bob@example.com").exists()
+
+
+def test_signup_with_a_taken_slug_leaves_no_half_made_account() -> None:
+    services.tenant_create(name="Taken", slug="taken", owner=make_user())
+    with pytest.raises(Conflict):
+        with transaction.atomic():
+            user = services.user_create(email="half@example.com", password="an-unusual-passphrase")
+            services.tenant_create(name="Mine", slug="taken", owner=user)
+    assert not User.objects.filter(email="half@example.com").exists()
 
 
 def test_signup_rejects_a_taken_email() -> None:
     make_user("taken@example.com")
     with pytest.raises(Conflict):
-        services.signup(email="TAKEN@example.com", password="an-unusual-passphrase", name="",
+        services.user_signup(email="TAKEN@example.com", password="an-unusual-passphrase", name="",
                         tenant_name="x")  # fmt: skip
 
 
@@ -112,16 +123,16 @@ def test_revoked_and_expired_keys_no_longer_authenticate(cast: Cast) -> None:
     rls.activate(tenant_id=cast.tenant.pk)
     owner = actor_of(cast, "owner")
     key, secret = services.apikey_create(tenant=cast.tenant, actor=owner, name="a", scopes=["read"])
-    assert apikey_authenticate(secret) is not None
+    assert apikey_authenticate(secret=secret) is not None
     services.apikey_revoke(tenant=cast.tenant, actor=owner, key=key)
-    assert apikey_authenticate(secret) is None
+    assert apikey_authenticate(secret=secret) is None
     rls.activate(tenant_id=cast.tenant.pk)
     soon = timezone.now() + timedelta(seconds=1)
     key2, secret2 = services.apikey_create(
         tenant=cast.tenant, actor=owner, name="b", scopes=["read"], expires_at=soon
     )
     ApiKey.objects.filter(pk=key2.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    assert apikey_authenticate(secret2) is None
+    assert apikey_authenticate(secret=secret2) is None
 
 
 def test_a_key_does_not_authenticate_for_another_tenants_slug(cast: Cast) -> None:
@@ -129,8 +140,8 @@ def test_a_key_does_not_authenticate_for_another_tenants_slug(cast: Cast) -> Non
     _, secret = services.apikey_create(
         tenant=cast.tenant, actor=actor_of(cast, "owner"), name="a", scopes=["read"]
     )
-    assert apikey_authenticate(secret, tenant_slug=cast.other.slug) is None
-    assert apikey_authenticate(secret, tenant_slug=cast.tenant.slug) is not None
+    assert apikey_authenticate(secret=secret, tenant_slug=cast.other.slug) is None
+    assert apikey_authenticate(secret=secret, tenant_slug=cast.tenant.slug) is not None
 
 
 def test_members_may_revoke_their_own_keys_but_not_others(cast: Cast) -> None:
@@ -177,24 +188,22 @@ def test_admins_cannot_touch_owners_or_grant_ownership(cast: Cast) -> None:
     assert (event.before, event.after) == ({"role": "member"}, {"role": "moderator"})
 
 
-def test_an_invitation_is_accepted_once_by_the_invited_address(
-    cast: Cast, django_capture_on_commit_callbacks: object
-) -> None:
+def test_an_invitation_is_accepted_once_by_the_invited_address(cast: Cast) -> None:
     rls.activate(tenant_id=cast.tenant.pk)
     invitation, token = services.invitation_create(
         tenant=cast.tenant, actor=actor_of(cast, "admin"), email="New@Example.com", role="member"
     )
     assert invitation.email == "new@example.com" and invitation.token_digest != token
     wrong = make_user("someone-else@example.com")
-    found = invitation_find(token=token)
+    found = invitation_for_token(token=token)
     assert found is not None
     with pytest.raises(PermissionDenied):
         services.invitation_accept(invitation=found, token=token, user=wrong)
     invitee = make_user("new@example.com")
-    found = invitation_find(token=token)
+    found = invitation_for_token(token=token)
     membership = services.invitation_accept(invitation=found, token=token, user=invitee)
     assert membership.role == "member" and membership.tenant_id == cast.tenant.pk
-    found = invitation_find(token=token)
+    found = invitation_for_token(token=token)
     with pytest.raises(NotFound):
         services.invitation_accept(invitation=found, token=token, user=invitee)
 
@@ -205,3 +214,95 @@ def test_members_cannot_invite(cast: Cast) -> None:
         services.invitation_create(
             tenant=cast.tenant, actor=actor_of(cast, "member"), email="x@example.com", role="viewer"
         )
+
+
+def test_a_second_invitation_to_a_pending_address_is_refused(cast: Cast) -> None:
+    rls.activate(tenant_id=cast.tenant.pk)
+    admin = actor_of(cast, "admin")
+    services.invitation_create(
+        tenant=cast.tenant, actor=admin, email="x@example.com", role="viewer"
+    )
+    with pytest.raises(Conflict, match="pending invitation"):
+        services.invitation_create(
+            tenant=cast.tenant, actor=admin, email="x@example.com", role="admin"
+        )
+
+
+def test_removing_a_member_cancels_their_other_invitations(cast: Cast) -> None:
+    rls.activate(tenant_id=cast.tenant.pk)
+    admin = actor_of(cast, "admin")
+    invitee = make_user("twice@example.com")
+    first, token = services.invitation_create(
+        tenant=cast.tenant, actor=admin, email=invitee.email, role="viewer"
+    )
+    services.invitation_accept(invitation=first, token=token, user=invitee)
+    rls.activate(tenant_id=cast.tenant.pk)
+    membership = Membership.objects.get(tenant=cast.tenant, user=invitee)
+    later, later_token = services.invitation_create(
+        tenant=cast.tenant, actor=admin, email="someone@example.com", role="viewer"
+    )
+    services.membership_remove(tenant=cast.tenant, actor=admin, membership=membership)
+    assert Invitation.objects.get(pk=later.pk).revoked_at is None  # other addresses untouched
+    assert not Invitation.objects.filter(
+        tenant=cast.tenant, email=invitee.email, accepted_at__isnull=True, revoked_at__isnull=True
+    ).exists()
+
+
+def test_a_revoked_invitation_cannot_be_accepted_even_from_a_stale_copy(cast: Cast) -> None:
+    rls.activate(tenant_id=cast.tenant.pk)
+    admin = actor_of(cast, "admin")
+    invitation, token = services.invitation_create(
+        tenant=cast.tenant, actor=admin, email="late@example.com", role="viewer"
+    )
+    stale = invitation_for_token(token=token)
+    rls.activate(tenant_id=cast.tenant.pk)
+    services.invitation_revoke(tenant=cast.tenant, actor=admin, invitation=invitation)
+    with pytest.raises(NotFound):
+        services.invitation_accept(
+            invitation=stale, token=token, user=make_user("late@example.com")
+        )
+    rls.activate(tenant_id=cast.tenant.pk)
+    with pytest.raises(Conflict):
+        services.invitation_revoke(tenant=cast.tenant, actor=admin, invitation=invitation)
+
+
+def test_revoking_a_key_twice_records_one_event(cast: Cast) -> None:
+    rls.activate(tenant_id=cast.tenant.pk)
+    owner = actor_of(cast, "owner")
+    key, _ = services.apikey_create(tenant=cast.tenant, actor=owner, name="k", scopes=["read"])
+    services.apikey_revoke(tenant=cast.tenant, actor=owner, key=key)
+    first = ApiKey.objects.get(pk=key.pk).revoked_at
+    services.apikey_revoke(tenant=cast.tenant, actor=owner, key=ApiKey.objects.get(pk=key.pk))
+    assert ApiKey.objects.get(pk=key.pk).revoked_at == first
+    assert AuditEvent.objects.filter(verb="apikey.revoke", target_id=str(key.pk)).count() == 1
+
+
+def test_an_admin_scope_key_acts_as_an_admin_never_as_an_owner(cast: Cast) -> None:
+    rls.activate(tenant_id=cast.tenant.pk)
+    key, _ = services.apikey_create(
+        tenant=cast.tenant, actor=actor_of(cast, "owner"), name="ops", scopes=["admin"]
+    )
+    as_key = Actor.for_key(key)
+    services.invitation_create(
+        tenant=cast.tenant, actor=as_key, email="k@example.com", role="member"
+    )
+    with pytest.raises(PermissionDenied):
+        services.invitation_create(
+            tenant=cast.tenant, actor=as_key, email="o@example.com", role="owner"
+        )
+    reader, _ = services.apikey_create(
+        tenant=cast.tenant, actor=actor_of(cast, "owner"), name="r", scopes=["read", "write"]
+    )
+    with pytest.raises(PermissionDenied):
+        services.apikey_create(
+            tenant=cast.tenant, actor=Actor.for_key(reader), name="x", scopes=["read"]
+        )
+
+
+def test_a_nested_tenant_scope_restores_the_outer_tenant(cast: Cast) -> None:
+    make_key(cast.tenant, name="a-key")
+    make_key(cast.other, name="b-key")
+    rls.activate(tenant_id=cast.tenant.pk)
+    with rls.tenant_scope(cast.other.pk):
+        assert list(ApiKey.objects.values_list("name", flat=True)) == ["b-key"]
+    assert list(ApiKey.objects.values_list("name", flat=True)) == ["a-key"]

@@ -18,9 +18,7 @@ from audit import context
 from gateway.mcp_server.principal import SCOPE_KEY, Principal
 from gateway.rest.auth import BEARER_REALM, bearer_token
 from gateway.rest.errors import error_body
-from tenants import ratelimit
-from tenants.selectors import apikey_authenticate
-from tenants.services import apikey_touch
+from tenants.access import apikey_access
 
 
 def _authenticate(slug: str, token: str, request_id: str, ip: str | None) -> Principal | str:
@@ -28,13 +26,12 @@ def _authenticate(slug: str, token: str, request_id: str, ip: str | None) -> Pri
     close_old_connections()
     try:
         with transaction.atomic():
-            key = apikey_authenticate(token, tenant_slug=slug)
-            if key is None:
+            access = apikey_access(secret=token, tenant_slug=slug)
+            key = access.key
+            if key is None or access.rate is None:
                 return "invalid"
-            decision = ratelimit.hit(key)
-            if not decision.allowed:
-                return f"rate:{decision.retry_after}"
-            apikey_touch(key=key)
+            if not access.rate.allowed:
+                return f"rate:{access.rate.retry_after}"
             return Principal(
                 tenant_id=key.tenant_id, tenant_slug=key.tenant.slug, tenant_name=key.tenant.name,
                 key_id=key.pk, key_name=key.name, key_prefix=key.prefix,
@@ -73,13 +70,13 @@ class McpGateway:
         if not isinstance(result, Principal):
             if isinstance(result, str) and result.startswith("rate:"):
                 wait = result.split(":", 1)[1]
-                body = error_body("rate_limited", f"rate limit reached; retry in {wait} s")
+                body = error_body("rate_limited", f"Rate limit reached; retry in {wait} s.")
                 await _send_json(send, 429, body, [(b"retry-after", wait.encode()), *rid])
                 return
             message = (
-                "send 'Authorization: Bearer <api key>' for this workspace"
+                "Send 'Authorization: Bearer <api key>' for this workspace."
                 if token is None
-                else "the API key is unknown, revoked, expired or for another workspace"
+                else "The API key is unknown, revoked, expired or for another workspace."
             )
             code = "not_authenticated" if token is None else "invalid_api_key"
             auth_header = [(b"www-authenticate", BEARER_REALM.encode())]

@@ -10,10 +10,8 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
-from tenants import ratelimit
+from tenants.access import apikey_access
 from tenants.models import ApiKey
-from tenants.selectors import apikey_authenticate
-from tenants.services import apikey_touch
 
 if TYPE_CHECKING:  # rest_framework.views imports this module through settings
     from rest_framework.views import APIView
@@ -40,13 +38,13 @@ class ApiKeyAuthentication(BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 "use 'Authorization: Bearer <api key>'", code="not_authenticated"
             )
-        key = apikey_authenticate(token)
-        if key is None:
+        access = apikey_access(secret=token)
+        if access.key is None:
             raise exceptions.AuthenticationFailed(
-                "the API key is unknown, revoked or expired", code="invalid_api_key"
+                "The API key is unknown, revoked or expired.", code="invalid_api_key"
             )
-        apikey_touch(key=key)
-        return None, key
+        request.key_access = access  # type: ignore[attr-defined]  # read by ApiKeyRateThrottle
+        return None, access.key
 
     def authenticate_header(self, request: Request) -> str:
         return BEARER_REALM
@@ -72,13 +70,13 @@ class HasRequiredScope(BasePermission):
 
 
 class ApiKeyRateThrottle(BaseThrottle):
-    """Per-key budget per minute, shared with the MCP gateway (tenants.ratelimit)."""
+    """Per-key budget per minute, counted once by tenants.access.apikey_access (as for MCP)."""
 
     def allow_request(self, request: Request, view: APIView) -> bool:
-        key = request.auth
-        if not isinstance(key, ApiKey):
+        access = getattr(request, "key_access", None)
+        if access is None or access.rate is None:
             return True
-        self.decision = ratelimit.hit(key)
+        self.decision = access.rate
         request.rate_decision = self.decision  # type: ignore[attr-defined]
         return self.decision.allowed
 

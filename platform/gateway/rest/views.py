@@ -5,7 +5,6 @@ One small view per operation: input serializer -> one service or selector call -
 
 from __future__ import annotations
 
-from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -17,10 +16,6 @@ from gateway.rest.base import TenantAPIView
 from tenants import services
 from tenants.models import ApiKey
 from tenants.selectors import apikey_get_for_tenant, apikeys_for_tenant
-
-
-def mcp_url_for(slug: str) -> str:
-    return f"{settings.PUBLIC_URL}/t/{slug}/mcp"
 
 
 class KeyOut(serializers.Serializer):
@@ -52,7 +47,7 @@ class WhoAmIView(TenantAPIView):
 
     @extend_schema(responses=Output, summary="Who am I: tenant, key name and scopes")
     def get(self, request: Request) -> Response:
-        data = {"tenant": self.tenant, "key": self.key, "mcp_url": mcp_url_for(self.tenant.slug)}
+        data = {"tenant": self.tenant, "key": self.key, "mcp_url": self.tenant.mcp_url}
         return Response(self.Output(data).data)
 
 

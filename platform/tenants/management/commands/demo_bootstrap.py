@@ -16,8 +16,8 @@ from django.db import transaction
 
 from audit.actors import Actor
 from tenants import rls, services
+from tenants.access import apikey_authenticate
 from tenants.models import Tenant, User
-from tenants.selectors import apikey_authenticate
 
 DEMO_SLUG = "demo"
 DEMO_EMAIL = "demo@mnemo.local"
@@ -54,7 +54,7 @@ class Command(BaseCommand):
                 name="Demo", slug=DEMO_SLUG, owner=user, actor=Actor.system("make run")
             )
         rls.activate(tenant_id=tenant.pk)
-        key = apikey_authenticate(state.get("api_key", ""), tenant_slug=DEMO_SLUG)
+        key = apikey_authenticate(secret=state.get("api_key", ""), tenant_slug=DEMO_SLUG)
         if key is None:
             rls.activate(tenant_id=tenant.pk)
             _, state["api_key"] = services.apikey_create(
