@@ -9,8 +9,8 @@ from typing import Any
 import httpx2
 import pytest
 from mcp import Client
-from mcp.shared.exceptions import MCPError
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from tenants import rls
 from tenants.models import ApiKey

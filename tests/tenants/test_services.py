@@ -49,10 +49,9 @@ def test_signup_rejects_a_weak_password_and_writes_nothing() -> None:
 
 def test_signup_with_a_taken_slug_leaves_no_half_made_account() -> None:
     services.tenant_create(name="Taken", slug="taken", owner=make_user())
-    with pytest.raises(Conflict):
-        with transaction.atomic():
-            user = services.user_create(email="half@example.com", password="an-unusual-passphrase")
-            services.tenant_create(name="Mine", slug="taken", owner=user)
+    with pytest.raises(Conflict), transaction.atomic():
+        user = services.user_create(email="half@example.com", password="an-unusual-passphrase")
+        services.tenant_create(name="Mine", slug="taken", owner=user)
     assert not User.objects.filter(email="half@example.com").exists()
 
 
@@ -238,7 +237,7 @@ def test_removing_a_member_cancels_their_other_invitations(cast: Cast) -> None:
     services.invitation_accept(invitation=first, token=token, user=invitee)
     rls.activate(tenant_id=cast.tenant.pk)
     membership = Membership.objects.get(tenant=cast.tenant, user=invitee)
-    later, later_token = services.invitation_create(
+    later, _later_token = services.invitation_create(
         tenant=cast.tenant, actor=admin, email="someone@example.com", role="viewer"
     )
     services.membership_remove(tenant=cast.tenant, actor=admin, membership=membership)
