@@ -26,7 +26,7 @@ class Actor:
         return cls(
             kind="api_key",
             id=key.pk,
-            label=f"key {key.name} ({key.prefix})",
+            label=f"{key.name} ({key.prefix})",
             scopes=tuple(key.scopes),
         )
 

