@@ -11,7 +11,7 @@ from audit.models import AuditEvent
 from config.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from tenants import rls, services, tokens
 from tenants.access import apikey_authenticate, invitation_for_token
-from tenants.models import ApiKey, Invitation, Membership, Tenant, User
+from tenants.models import ApiKey, Membership, Tenant, User
 from tests.factories import Cast, make_key, make_user
 
 pytestmark = pytest.mark.django_db
