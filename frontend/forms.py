@@ -26,22 +26,20 @@ class LoginForm(AuthenticationForm):
         return str(self.cleaned_data["username"]).strip().lower()
 
     def clean(self) -> dict[str, Any]:
-        """Refuse after too many failures for one address (brute force), else authenticate."""
+        """Count the attempt, refuse when over budget (brute force), else authenticate."""
         email = self.cleaned_data.get("username")
+        ip = self.request.META.get("REMOTE_ADDR") if self.request is not None else None
         if email:
-            decision = ratelimit.login_blocked(email)
+            decision = ratelimit.login_attempt(email=email, ip=ip)
             if not decision.allowed:
                 minutes = max(1, decision.retry_after // 60)
                 raise forms.ValidationError(
-                    f"Too many failed attempts for this address; try again in {minutes} min.",
-                    code="throttled",
+                    f"Too many attempts; try again in {minutes} min.", code="throttled"
                 )
-        try:
-            return super().clean()
-        except forms.ValidationError:
-            if email:
-                ratelimit.login_failed(email)
-            raise
+        cleaned = super().clean()
+        if email:
+            ratelimit.login_succeeded(email=email, ip=ip)
+        return cleaned
 
 
 class SignupForm(forms.Form):

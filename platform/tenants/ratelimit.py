@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from dataclasses import dataclass
@@ -29,30 +30,28 @@ def limit_for(key: ApiKey) -> int:
     return int(override) if override else int(settings.API_RATE_LIMIT_PER_MINUTE)
 
 
-def count(
-    bucket: str, *, limit: int, window: int = WINDOW_SECONDS, peek: bool = False
-) -> RateDecision:
-    """Count one event in ``bucket`` for the current fixed window (``peek``: look, don't count).
+def count(bucket: str, *, limit: int, window: int = WINDOW_SECONDS) -> RateDecision:
+    """Count one event in ``bucket`` for the current fixed window and say if it is allowed.
 
     Fails open, with a warning, if Redis is unreachable.
     """
     now = time.time()
     slot = int(now // window)
-    name = f"mnemo:{settings.PROFILE}:rl:{bucket}:{slot}"
+    name = _bucket_name(bucket, slot)
     try:
-        if peek:
-            seen = int(client().get(name) or 0)
-        else:
-            pipe = client().pipeline()  # MULTI/EXEC; SET NX EX instead of EXPIRE NX (Redis < 7)
-            pipe.set(name, 0, ex=window + 5, nx=True)
-            pipe.incr(name)
-            seen = int(pipe.execute()[1])
+        pipe = client().pipeline()  # MULTI/EXEC; SET NX EX instead of EXPIRE NX (Redis < 7)
+        pipe.set(name, 0, ex=window + 5, nx=True)
+        pipe.incr(name)
+        seen = int(pipe.execute()[1])
     except redis.RedisError as exc:
         log.warning("rate limiter unavailable (%s); letting %s through", exc, bucket)
         return RateDecision(True, limit, limit, 0)
     retry_after = max(1, int((slot + 1) * window - now))
-    allowed = seen < limit if peek else seen <= limit
-    return RateDecision(allowed, limit, max(0, limit - seen), retry_after)
+    return RateDecision(seen <= limit, limit, max(0, limit - seen), retry_after)
+
+
+def _bucket_name(bucket: str, slot: int) -> str:
+    return f"mnemo:{settings.PROFILE}:rl:{bucket}:{slot}"
 
 
 def hit(key: ApiKey) -> RateDecision:
@@ -60,15 +59,27 @@ def hit(key: ApiKey) -> RateDecision:
     return count(f"key:{key.pk}", limit=limit_for(key))
 
 
-LOGIN_FAILURES_ALLOWED = 10
+LOGIN_ATTEMPTS_PER_ADDRESS = 10  # per email and client address
+LOGIN_ATTEMPTS_PER_CLIENT = 100  # per client address, any email
 LOGIN_WINDOW_SECONDS = 15 * 60
 
 
-def login_blocked(email: str) -> RateDecision:
-    """Has this address failed to log in too often in the last window? (Does not count.)"""
-    return count(f"login:{email.lower()}", limit=LOGIN_FAILURES_ALLOWED,
-                 window=LOGIN_WINDOW_SECONDS, peek=True)  # fmt: skip
+def login_attempt(*, email: str, ip: str | None) -> RateDecision:
+    """Count a login attempt before checking the password (so parallel guesses count too).
+
+    Keyed on the address *and* the client, so a stranger cannot lock someone else out; a looser
+    per-client budget stops one client from walking through many addresses.
+    """
+    client_key = ip or "unknown"
+    pair = count(f"login:{email.lower()}:{client_key}", limit=LOGIN_ATTEMPTS_PER_ADDRESS,
+                 window=LOGIN_WINDOW_SECONDS)  # fmt: skip
+    anyone = count(f"login-client:{client_key}", limit=LOGIN_ATTEMPTS_PER_CLIENT,
+                   window=LOGIN_WINDOW_SECONDS)  # fmt: skip
+    return pair if not pair.allowed else anyone
 
 
-def login_failed(email: str) -> None:
-    count(f"login:{email.lower()}", limit=LOGIN_FAILURES_ALLOWED, window=LOGIN_WINDOW_SECONDS)
+def login_succeeded(*, email: str, ip: str | None) -> None:
+    """A correct password clears the address's counter for this client."""
+    slot = int(time.time() // LOGIN_WINDOW_SECONDS)
+    with contextlib.suppress(redis.RedisError):
+        client().delete(_bucket_name(f"login:{email.lower()}:{ip or 'unknown'}", slot))

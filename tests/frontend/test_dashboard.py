@@ -208,11 +208,33 @@ def test_tenant_slugs_of_others_are_not_disclosed_by_404s(cast: Cast) -> None:
     assert Tenant.objects.filter(slug="acme").exists()
 
 
-def test_logins_for_an_address_are_refused_after_ten_failures(cast: Cast) -> None:
+def test_logins_for_an_address_are_refused_after_ten_attempts_from_one_client(cast: Cast) -> None:
     client = Client()
     for _ in range(10):
         client.post("/login/", {"username": cast.member.email, "password": "wrong"})
     blocked = client.post("/login/", {"username": cast.member.email, "password": PASSWORD})
-    assert blocked.status_code == 200 and b"Too many failed attempts" in blocked.content
+    assert blocked.status_code == 200 and b"Too many attempts" in blocked.content
+    elsewhere = Client(REMOTE_ADDR="198.51.100.7")  # a stranger cannot lock the member out
+    assert (
+        elsewhere.post("/login/", {"username": cast.member.email, "password": PASSWORD}).status_code
+        == 302
+    )
     other = Client().post("/login/", {"username": cast.viewer.email, "password": PASSWORD})
     assert other.status_code == 302
+
+
+def test_a_successful_login_clears_the_attempt_counter(cast: Cast) -> None:
+    client = Client()
+    for _ in range(9):
+        client.post("/login/", {"username": cast.member.email, "password": "wrong"})
+    assert (
+        client.post("/login/", {"username": cast.member.email, "password": PASSWORD}).status_code
+        == 302
+    )
+    client.logout()
+    for _ in range(9):
+        client.post("/login/", {"username": cast.member.email, "password": "wrong"})
+    assert (
+        client.post("/login/", {"username": cast.member.email, "password": PASSWORD}).status_code
+        == 302
+    )
