@@ -5,7 +5,7 @@ One small view per operation: input serializer -> one service or selector call -
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,11 +13,13 @@ from rest_framework.response import Response
 from audit.selectors import audit_events_for_tenant
 from config.pagination import page_of, parse_limit
 from gateway.rest.base import TenantAPIView
+from gateway.rest.schema import with_errors
 from tenants import services
 from tenants.models import ApiKey
 from tenants.selectors import apikey_get_for_tenant, apikeys_for_tenant
 
 
+@extend_schema_serializer(component_name="Key")
 class KeyOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -35,7 +37,9 @@ class WhoAmIView(TenantAPIView):
 
     required_scope = None
 
+    @extend_schema_serializer(component_name="WhoAmI")
     class Output(serializers.Serializer):
+        @extend_schema_serializer(component_name="TenantSummary")
         class TenantOut(serializers.Serializer):
             slug = serializers.CharField()
             name = serializers.CharField()
@@ -45,7 +49,7 @@ class WhoAmIView(TenantAPIView):
         key = KeyOut()
         mcp_url = serializers.CharField()
 
-    @extend_schema(responses=Output, summary="Who am I: tenant, key name and scopes")
+    @extend_schema(responses=with_errors(Output), summary="Who am I: tenant, key name and scopes")
     def get(self, request: Request) -> Response:
         data = {"tenant": self.tenant, "key": self.key, "mcp_url": self.tenant.mcp_url}
         return Response(self.Output(data).data)
@@ -56,6 +60,7 @@ class KeyListCreateView(TenantAPIView):
 
     required_scope = "admin"
 
+    @extend_schema_serializer(component_name="KeyCreate")
     class Input(serializers.Serializer):
         name = serializers.CharField(max_length=100)
         scopes = serializers.ListField(
@@ -63,17 +68,21 @@ class KeyListCreateView(TenantAPIView):
         )
         expires_at = serializers.DateTimeField(required=False, allow_null=True)
 
+    @extend_schema_serializer(component_name="KeyCreated")
     class Created(KeyOut):
         secret = serializers.CharField(help_text="Shown once; store it now.")
 
+    @extend_schema_serializer(component_name="KeyList")
     class ListOut(serializers.Serializer):
         keys = KeyOut(many=True)
 
-    @extend_schema(responses=ListOut, summary="List API keys", operation_id="keys_list")
+    @extend_schema(
+        responses=with_errors(ListOut), summary="List API keys", operation_id="keys_list"
+    )
     def get(self, request: Request) -> Response:
         return Response({"keys": KeyOut(apikeys_for_tenant(tenant=self.tenant), many=True).data})
 
-    @extend_schema(request=Input, responses={201: Created}, summary="Create an API key")
+    @extend_schema(request=Input, responses=with_errors(Created, 201), summary="Create an API key")
     def post(self, request: Request) -> Response:
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
@@ -88,29 +97,32 @@ class KeyDetailView(TenantAPIView):
 
     required_scope = "admin"
 
-    @extend_schema(responses=KeyOut, summary="Get an API key")
+    @extend_schema(responses=with_errors(KeyOut), summary="Get an API key")
     def get(self, request: Request, key_id: int) -> Response:
         return Response(KeyOut(apikey_get_for_tenant(tenant=self.tenant, id=key_id)).data)
 
-    @extend_schema(responses=KeyOut, summary="Revoke an API key")
+    @extend_schema(responses=with_errors(KeyOut), summary="Revoke an API key")
     def delete(self, request: Request, key_id: int) -> Response:
         key = apikey_get_for_tenant(tenant=self.tenant, id=key_id)
         key = services.apikey_revoke(tenant=self.tenant, actor=self.actor, key=key)
         return Response(KeyOut(key).data)
 
 
+@extend_schema_serializer(component_name="AuditActor")
 class AuditActorOut(serializers.Serializer):
     kind = serializers.CharField(source="actor_kind")
     id = serializers.IntegerField(source="actor_id", allow_null=True)
     label = serializers.CharField(source="actor_label")
 
 
+@extend_schema_serializer(component_name="AuditTarget")
 class AuditTargetOut(serializers.Serializer):
     type = serializers.CharField(source="target_type")
     id = serializers.CharField(source="target_id")
     label = serializers.CharField(source="target_label")
 
 
+@extend_schema_serializer(component_name="AuditEvent")
 class EventOut(serializers.Serializer):
     id = serializers.IntegerField()
     created_at = serializers.DateTimeField()
@@ -128,6 +140,7 @@ class AuditListView(TenantAPIView):
 
     required_scope = "admin"
 
+    @extend_schema_serializer(component_name="AuditFilters")
     class Filters(serializers.Serializer):
         actor = serializers.CharField(required=False, default="")
         verb = serializers.CharField(required=False, default="")
@@ -136,13 +149,14 @@ class AuditListView(TenantAPIView):
         target_type = serializers.CharField(required=False, default="")
         target_id = serializers.CharField(required=False, default="")
 
+    @extend_schema_serializer(component_name="AuditPage")
     class PageOut(serializers.Serializer):
         events = EventOut(many=True)
         next_cursor = serializers.CharField(allow_null=True)
 
     @extend_schema(
         parameters=[Filters, OpenApiParameter("cursor", str), OpenApiParameter("limit", int)],
-        responses=PageOut,
+        responses=with_errors(PageOut),
         summary="List audit events",
     )
     def get(self, request: Request) -> Response:
