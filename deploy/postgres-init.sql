@@ -1,8 +1,14 @@
--- Run once by the superuser: the app role may neither be superuser nor bypass row-level security.
--- Extensions are created here because the app role cannot create them.
-\getenv mnemo_password MNEMO_DB_PASSWORD
-CREATE ROLE mnemo_app LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD :'mnemo_password';
-CREATE DATABASE mnemo OWNER mnemo_app;
+-- Run once by the superuser (compose runs it at first start). The app role may neither be
+-- superuser nor bypass row-level security, and owns nothing: the owner role runs migrations.
+\getenv owner_password MNEMO_OWNER_PASSWORD
+\getenv app_password MNEMO_DB_PASSWORD
+CREATE ROLE mnemo_owner LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD :'owner_password';
+CREATE ROLE mnemo_app LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB PASSWORD :'app_password';
+CREATE DATABASE mnemo OWNER mnemo_owner;
 \connect mnemo
 CREATE EXTENSION IF NOT EXISTS vector;
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
+ALTER DEFAULT PRIVILEGES FOR ROLE mnemo_owner IN SCHEMA public
+  GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO mnemo_app;
+ALTER DEFAULT PRIVILEGES FOR ROLE mnemo_owner IN SCHEMA public
+  GRANT USAGE, SELECT ON SEQUENCES TO mnemo_app;
