@@ -58,6 +58,8 @@ class SignupForm(forms.Form):
         super().__init__(*args, **kwargs)
         if invited:  # joining through an invitation: no workspace of one's own yet
             del self.fields["workspace"]
+            if self.initial.get("email"):  # the address the invitation was sent to
+                self.fields["email"].widget.attrs["readonly"] = True
 
 
 class WorkspaceForm(forms.Form):

@@ -15,7 +15,14 @@ class ServiceErrorMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        response = self.get_response(request)
+        if (
+            response.status_code == 405
+            and not response.content
+            and not request.path.startswith("/api/")
+        ):  # e.g. typing a form's address: a page, not a blank browser error
+            return errors.method_not_allowed(request)
+        return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not isinstance(exc, MnemoError) or request.path.startswith("/api/"):

@@ -27,6 +27,14 @@ def bad_request(request: HttpRequest, exc: Exception | None = None) -> HttpRespo
     return render(request, "frontend/error.html", context, status=status)
 
 
+def method_not_allowed(request: HttpRequest) -> HttpResponse:
+    context = {
+        "title": "Use the button",
+        "message": "This address only answers to a form in the dashboard; go back and use it.",
+    }
+    return render(request, "frontend/error.html", context, status=405)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     context = {"title": "Something broke", "message": "The error has been logged."}
     return render(request, "frontend/error.html", context, status=500)

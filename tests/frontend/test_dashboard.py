@@ -238,3 +238,21 @@ def test_a_successful_login_clears_the_attempt_counter(cast: Cast) -> None:
         client.post("/login/", {"username": cast.member.email, "password": PASSWORD}).status_code
         == 302
     )
+
+
+def test_opening_a_form_address_directly_shows_a_page_not_a_blank_error(cast: Cast) -> None:
+    client = logged_in(cast.owner)
+    for path in ("/logout/", "/t/acme/members/invite"):
+        response = client.get(path)
+        assert response.status_code == 405 and b"Use the button" in response.content
+    assert Client().get("/api/v1/keys", HTTP_AUTHORIZATION="Bearer x").status_code == 401
+
+
+def test_the_invitation_signup_form_has_no_workspace_and_keeps_the_invitation(cast: Cast) -> None:
+    page = Client().get("/signup/", {"next": "/invite/abc/", "email": "a+b@example.com"})
+    body = page.content.decode()
+    assert 'name="workspace"' not in body and "Create your account" in body
+    assert 'value="a+b@example.com"' in body and "readonly" in body
+    assert "/login/?next=/invite/abc/" in body
+    sneaky = Client().get("/signup/", {"next": "//evil.example/invite/"}).content.decode()
+    assert 'name="workspace"' in sneaky and "evil" not in sneaky
