@@ -95,7 +95,9 @@ def main() -> int:
     public_url = os.environ.get("PUBLIC_URL", f"http://{host}:{port}")
     logs = var_dir(PROFILE) / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    signal.signal(signal.SIGTERM, _raise_interrupt)  # kill unwinds like Ctrl-C
+    # Ctrl-C and kill unwind alike (set explicitly: a shell may start us with SIGINT ignored).
+    signal.signal(signal.SIGINT, _raise_interrupt)
+    signal.signal(signal.SIGTERM, _raise_interrupt)
     services = EmbeddedServices(PROFILE)
     procs: list[subprocess.Popen[bytes]] = []
     try:

@@ -243,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with it ignored
     with EmbeddedServices(args.profile) as services:
         env = {**os.environ, **services.env, "MNEMO_PROFILE": args.profile}
         child = subprocess.Popen(command, env=env)
