@@ -1,0 +1,56 @@
+"""What a recall returns: the activated part of the network and the memories it points to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ActivatedCue:
+    id: int
+    word: str
+    energy: float
+    depth: int  # 0 for a seed (a query word's cue), n for n hops away
+    parent: int | None = None  # the cue it was reached from, for paths
+    seed_via: str = ""  # exact | fuzzy | semantic | prime | hub (seeds only)
+
+
+@dataclass(frozen=True)
+class Connection:
+    source: int
+    target: int
+    weight: float
+    kind: str
+
+
+@dataclass(frozen=True)
+class Why:
+    channels: tuple[str, ...]  # text | vector | activation
+    path: tuple[str, ...]  # cue words from a seed to this memory's best cue
+    parts: dict[str, float]
+
+
+@dataclass(frozen=True)
+class RankedEngram:
+    id: int
+    external_id: str | None
+    type: str
+    content: str
+    metadata: dict[str, object]
+    score: float
+    token_count: int
+    why: Why
+
+
+@dataclass
+class Mind:
+    network: str
+    query: str | None
+    mode: str
+    cues: list[ActivatedCue] = field(default_factory=list)
+    connections: list[Connection] = field(default_factory=list)
+    engrams: list[RankedEngram] = field(default_factory=list)
+    context: str = ""
+    context_tokens: int = 0
+    suppressed: int = 0  # near-duplicates left out
+    took_ms: float = 0.0

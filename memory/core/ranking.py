@@ -1,0 +1,162 @@
+"""Phase 2 of recall: score candidates, suppress near-duplicates, apply type quotas.
+
+Each candidate arrives with what the channels found — a text rank, a vector similarity, the
+activation of its cues — and its own salience: type, strength, importance, recency and ACT-R
+base-level activation. The score is relevance × salience, both in [0, 1]; every part is kept so
+the caller can show *why* a memory came back.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memory.core.hebbian import base_level_activation
+
+TYPE_WEIGHT = {"PATTERN": 2.0, "LINK": 1.5, "ATOMIC": 1.0}  # PromptX's weights
+# At most this share of k per type, so one kind of memory cannot crowd out the others.
+TYPE_QUOTA = {"PATTERN": 0.4, "LINK": 0.5, "ATOMIC": 0.7}
+RECENCY_HALF_LIFE_DAYS = 30.0
+DUPLICATE_JACCARD = 0.8
+DUPLICATE_COSINE = 0.92
+
+# How much each channel counts towards relevance, per recall mode.
+CHANNEL_WEIGHTS = {
+    "focused": {"text": 1.0, "vector": 0.9, "activation": 0.6},
+    "balanced": {"text": 1.0, "vector": 0.9, "activation": 0.8},
+    "creative": {"text": 0.8, "vector": 0.8, "activation": 1.0},
+}
+
+
+@dataclass
+class Candidate:
+    id: int
+    type: str
+    strength: float
+    importance: float
+    happened_at: datetime  # occurred_at, else created_at
+    last_access_at: datetime | None
+    access_count: int
+    token_count: int
+    lemmas: frozenset[str]
+    text: float = 0.0  # normalised text rank, [0, 1]
+    vector: float = 0.0  # cosine similarity, [0, 1]
+    activation: float = 0.0  # noisy-or of its cues' energies
+    depth: int | None = None  # hops from a seed to its nearest activated cue
+    channels: set[str] = field(default_factory=set)
+    embedding: Sequence[float] | None = None
+
+
+@dataclass(frozen=True)
+class Scored:
+    candidate: Candidate
+    score: float
+    parts: dict[str, float]
+
+
+def _days(later: datetime, earlier: datetime | None) -> float:
+    if earlier is None:
+        return 365.0
+    return max((later - earlier).total_seconds() / 86400.0, 0.0)
+
+
+def relevance(c: Candidate, mode: str) -> float:
+    weights = CHANNEL_WEIGHTS.get(mode, CHANNEL_WEIGHTS["balanced"])
+    depth_factor = 1.0 if c.depth is None else 1.0 / (1.0 + 0.35 * c.depth)
+    parts = (
+        weights["text"] * c.text,
+        weights["vector"] * c.vector,
+        weights["activation"] * c.activation * depth_factor,
+    )
+    miss = 1.0
+    for part in parts:
+        miss *= 1.0 - min(max(part, 0.0), 1.0)
+    return 1.0 - miss
+
+
+def salience(c: Candidate, now: datetime) -> dict[str, float]:
+    type_part = TYPE_WEIGHT.get(c.type, 1.0) / TYPE_WEIGHT["PATTERN"]
+    recency = 0.5 ** (_days(now, c.happened_at) / RECENCY_HALF_LIFE_DAYS)
+    bla = base_level_activation(c.access_count, _days(now, c.last_access_at))
+    bla_part = 1.0 / (1.0 + math.exp(-bla))
+    overall = (
+        0.25 * type_part
+        + 0.25 * min(max(c.strength, 0.0), 1.0)
+        + 0.15 * min(max(c.importance, 0.0), 1.0)
+        + 0.2 * recency
+        + 0.15 * bla_part
+    )
+    return {
+        "type": round(type_part, 4),
+        "strength": round(c.strength, 4),
+        "importance": round(c.importance, 4),
+        "recency": round(recency, 4),
+        "base_level": round(bla_part, 4),
+        "salience": round(overall, 4),
+    }
+
+
+def score(c: Candidate, *, mode: str, now: datetime) -> Scored:
+    rel = relevance(c, mode)
+    parts = salience(c, now)
+    # Relevance decides, salience orders among the relevant: 0.6–1.0 of relevance.
+    total = rel * (0.6 + 0.4 * parts["salience"])
+    parts.update(
+        relevance=round(rel, 4),
+        text=round(c.text, 4),
+        vector=round(c.vector, 4),
+        activation=round(c.activation, 4),
+    )
+    return Scored(c, round(total, 6), parts)
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def is_near_duplicate(a: Candidate, b: Candidate) -> bool:
+    both_embedded = a.embedding is not None and b.embedding is not None
+    if both_embedded and cosine(a.embedding, b.embedding) >= DUPLICATE_COSINE:  # type: ignore[arg-type]
+        return True
+    return jaccard(a.lemmas, b.lemmas) >= DUPLICATE_JACCARD
+
+
+def select(scored: Iterable[Scored], k: int) -> tuple[list[Scored], int]:
+    """The top ``k`` by score under type quotas, without near-duplicates; and how many were
+    suppressed as duplicates. Quotas only limit while other types can fill the slots."""
+    ordered = sorted(scored, key=lambda s: (-s.score, s.candidate.id))
+    chosen: list[Scored] = []
+    suppressed = 0
+    overflow: list[Scored] = []
+    limits = {t: max(1, math.ceil(share * k)) for t, share in TYPE_QUOTA.items()}
+    used: dict[str, int] = {}
+    for item in ordered:
+        if len(chosen) >= k:
+            break
+        if item.score <= 0:
+            continue
+        if any(is_near_duplicate(item.candidate, c.candidate) for c in chosen):
+            suppressed += 1
+            continue
+        kind = item.candidate.type
+        if used.get(kind, 0) >= limits.get(kind, k):
+            overflow.append(item)
+            continue
+        used[kind] = used.get(kind, 0) + 1
+        chosen.append(item)
+    for item in overflow:  # quotas never leave slots empty
+        if len(chosen) >= k:
+            break
+        chosen.append(item)
+    return sorted(chosen, key=lambda s: (-s.score, s.candidate.id)), suppressed

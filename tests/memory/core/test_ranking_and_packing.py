@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from memory.core.packing import Packable, pack
+from memory.core.ranking import Candidate, score, select
+from memory.core.text import estimate_tokens
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+def cand(i: int, kind: str = "ATOMIC", **kw: object) -> Candidate:
+    base: dict[str, object] = dict(
+        id=i, type=kind, strength=0.5, importance=0.5, happened_at=NOW - timedelta(days=1),
+        last_access_at=None, access_count=0, token_count=10, lemmas=frozenset({f"w{i}", "x"}),
+        text=0.5,
+    )  # fmt: skip
+    base.update(kw)
+    return Candidate(**base)  # type: ignore[arg-type]
+
+
+def test_more_relevant_scores_higher_and_unrelated_scores_zero() -> None:
+    assert (
+        score(cand(1, text=0.9), mode="balanced", now=NOW).score
+        > score(cand(2, text=0.3), mode="balanced", now=NOW).score
+    )
+    assert score(cand(3, text=0.0), mode="balanced", now=NOW).score == 0
+
+
+def test_patterns_outrank_links_outrank_atoms_at_equal_relevance() -> None:
+    scores = [score(cand(i, kind), mode="balanced", now=NOW).score
+              for i, kind in enumerate(["PATTERN", "LINK", "ATOMIC"])]  # fmt: skip
+    assert scores[0] > scores[1] > scores[2]
+
+
+def test_recent_strong_and_often_used_memories_rank_higher() -> None:
+    old = score(cand(1, happened_at=NOW - timedelta(days=400)), mode="balanced", now=NOW)
+    new = score(cand(2), mode="balanced", now=NOW)
+    assert new.score > old.score
+    weak = score(cand(3, strength=0.1), mode="balanced", now=NOW)
+    strong = score(cand(4, strength=0.9), mode="balanced", now=NOW)
+    assert strong.score > weak.score
+    used = score(cand(5, access_count=20, last_access_at=NOW), mode="balanced", now=NOW)
+    assert used.score > new.score
+
+
+def test_activation_far_from_the_query_counts_less() -> None:
+    near = score(cand(1, text=0, activation=0.6, depth=1), mode="balanced", now=NOW)
+    far = score(cand(2, text=0, activation=0.6, depth=4), mode="balanced", now=NOW)
+    assert near.score > far.score > 0
+
+
+def test_score_parts_explain_the_score() -> None:
+    parts = score(cand(1, text=0.7, vector=0.4), mode="balanced", now=NOW).parts
+    assert {"relevance", "text", "vector", "activation", "type", "recency", "salience"} <= set(
+        parts
+    )
+
+
+def test_near_duplicates_are_suppressed_and_counted() -> None:
+    same = frozenset({"redis", "port", "6379"})
+    items = [score(cand(i, lemmas=same, text=0.9 - i / 10), mode="balanced", now=NOW)
+             for i in range(3)]  # fmt: skip
+    chosen, suppressed = select(items, k=3)
+    assert [s.candidate.id for s in chosen] == [0] and suppressed == 2
+
+
+def test_type_quotas_limit_one_type_but_never_leave_slots_empty() -> None:
+    atoms = [score(cand(i, "ATOMIC", text=0.9), mode="balanced", now=NOW) for i in range(10)]
+    links = [score(cand(i, "LINK", text=0.2), mode="balanced", now=NOW) for i in range(10, 13)]
+    chosen, _ = select(atoms + links, k=10)
+    assert sum(1 for s in chosen if s.candidate.type == "LINK") == 3  # quota made room
+    only_atoms, _ = select(atoms, k=10)
+    assert len(only_atoms) == 10  # and filled up when nothing else was there
+
+
+def test_packing_never_exceeds_the_budget_and_reports_the_real_count() -> None:
+    items = [Packable(i, "ATOMIC", f"memory number {i} " * 5, 1.0 - i / 100, 30) for i in range(50)]
+    for budget in (0, 10, 50, 200, 1000):
+        packed = pack(items, budget)
+        assert packed.tokens <= budget
+        assert packed.tokens == estimate_tokens(packed.text)
+
+
+def test_packing_prefers_value_per_token_and_keeps_rank_order() -> None:
+    big = Packable(1, "PATTERN", "long " * 200, 0.9, 200)
+    small = [Packable(i, "ATOMIC", f"fact {i}", 0.5, 3) for i in range(2, 6)]
+    packed = pack([big, *small], budget=60)
+    assert 1 not in packed.ids and len(packed.ids) == 4
+    assert list(packed.ids) == sorted(packed.ids)
