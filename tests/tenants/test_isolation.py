@@ -17,6 +17,9 @@ LOOKUP_INDEXES = {
     "membership_user_lookup": "the workspace switcher lists a user's tenants",
     "apikey_prefix_lookup": "bearer auth finds a key before its tenant is known",
     "invitation_token_lookup": "an invitation link is opened before its tenant is known",
+    # HNSW indexes hold one vector column only; queries filter by tenant and network.
+    "cue_embedding_hnsw": "pgvector HNSW cannot lead with tenant_id",
+    "engram_embedding_hnsw": "pgvector HNSW cannot lead with tenant_id",
 }
 
 

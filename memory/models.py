@@ -1,0 +1,233 @@
+"""The cognitive memory network, per tenant and per network: cues, weighted edges, engrams.
+
+A **Network** is a memory space (``default``, ``role:writer``, ``user:42``). Its **Cues** are
+concepts, joined by directed, typed, weighted **Edges** that Hebbian reinforcement strengthens.
+An **Engram** is the memory a person sees: content, the ordered schema of cue words it was filed
+under (``EngramCue``), type, strength, importance, and the bookkeeping recall needs.
+"""
+
+from __future__ import annotations
+
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from pgvector.django import HnswIndex, VectorField
+
+EMBEDDING_DIMENSIONS = 384
+# Foreign keys carry no index of their own: composite indexes leading with tenant_id cover them.
+SEARCH_CONFIG = "english"
+
+
+class Network(models.Model):
+    """A memory space inside a tenant, created on first write."""
+
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    key = models.CharField(max_length=100)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "key"], name="network_tenant_key_uniq")
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class Cue(models.Model):
+    """A concept: normalised lemma plus display word, with access statistics for ACT-R."""
+
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    network = models.ForeignKey(
+        Network, on_delete=models.CASCADE, related_name="cues", db_index=False
+    )
+    lemma = models.CharField(max_length=200)
+    word = models.CharField(max_length=200)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+    engram_count = models.IntegerField(default=0)  # active engrams filed under it
+    recall_count = models.IntegerField(default=0)
+    last_recalled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "network", "lemma"], name="cue_tenant_network_lemma_uniq"
+            )
+        ]
+        indexes = [
+            GinIndex(
+                "tenant", "network", OpClass("lemma", name="gin_trgm_ops"), name="cue_lemma_trgm"
+            ),
+            models.Index(
+                fields=["tenant", "network", "-engram_count"], name="cue_tenant_network_degree"
+            ),
+            HnswIndex(
+                name="cue_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),  # fmt: skip
+        ]
+
+    def __str__(self) -> str:
+        return self.word
+
+
+class Edge(models.Model):
+    """A directed, typed association between two cues; its weight in (0, 1] is learned."""
+
+    class Kind(models.TextChoices):
+        SEQUENCE = "sequence"
+        COOCCUR = "cooccur"
+        SYNONYM = "synonym"
+        CAUSAL = "causal"
+        TEMPORAL = "temporal"
+        SUPERSEDES = "supersedes"
+
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    network = models.ForeignKey(
+        Network, on_delete=models.CASCADE, related_name="edges", db_index=False
+    )
+    source = models.ForeignKey(
+        Cue, on_delete=models.CASCADE, related_name="out_edges", db_index=False
+    )
+    target = models.ForeignKey(
+        Cue, on_delete=models.CASCADE, related_name="in_edges", db_index=False
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    weight = models.FloatField()
+    count = models.IntegerField(default=1)
+    last_reinforced_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "network", "source", "target", "kind"],
+                name="edge_tenant_key_uniq",
+            ),
+            models.CheckConstraint(
+                condition=Q(weight__gt=0) & Q(weight__lte=1), name="edge_weight_range"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["tenant", "network", "source", "-weight"], name="edge_tenant_out"),
+            models.Index(fields=["tenant", "network", "target"], name="edge_tenant_in"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_id}->{self.target_id} {self.kind} {self.weight:.2f}"
+
+
+class Engram(models.Model):
+    """A memory: what was remembered, under which cues, how strongly, from where."""
+
+    class Type(models.TextChoices):
+        ATOMIC = "ATOMIC", "Atomic (fact, entity)"
+        LINK = "LINK", "Link (relation)"
+        PATTERN = "PATTERN", "Pattern (procedure, method)"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        QUARANTINED = "quarantined"  # waiting for moderation, never recalled
+        HIDDEN = "hidden"
+        SUPERSEDED = "superseded"
+        ARCHIVED = "archived"  # kept, not a candidate
+        DELETED = "deleted"  # soft-deleted by a person or agent; history kept
+        ERASED = "erased"  # tombstone: content gone
+
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    network = models.ForeignKey(
+        Network, on_delete=models.CASCADE, related_name="engrams", db_index=False
+    )
+    content = models.TextField()
+    schema = ArrayField(models.CharField(max_length=200), default=list, blank=True)
+    type = models.CharField(max_length=8, choices=Type.choices, default=Type.ATOMIC)
+    strength = models.FloatField(default=0.5)
+    importance = models.FloatField(default=0.5)
+    occurred_at = models.DateTimeField(null=True, blank=True)
+    external_id = models.CharField(max_length=200, null=True, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    source = models.CharField(max_length=20, default="api")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
+    embedding_model = models.CharField(max_length=80, blank=True)
+    search = models.GeneratedField(
+        expression=SearchVector("content", config=SEARCH_CONFIG),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+    token_count = models.IntegerField(default=0)
+    content_hash = models.CharField(max_length=64)
+    recall_count = models.IntegerField(default=0)
+    last_recalled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "network", "external_id"],
+                condition=Q(external_id__isnull=False),
+                name="engram_tenant_external_uniq",
+            ),
+            models.CheckConstraint(
+                condition=Q(strength__gte=0, strength__lte=1), name="engram_strength_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(importance__gte=0, importance__lte=1), name="engram_importance_range"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                F("tenant"),
+                F("network"),
+                F("status"),
+                F("created_at").desc(),
+                F("id").desc(),
+                name="engram_tenant_recent",
+            ),  # fmt: skip
+            models.Index(fields=["tenant", "network", "content_hash"], name="engram_tenant_hash"),
+            GinIndex("tenant", "network", "search", name="engram_search_gin"),
+            HnswIndex(
+                name="engram_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),  # fmt: skip
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.content[:60]}"
+
+
+class EngramCue(models.Model):
+    """The engram's schema as rows: which cue, at which position."""
+
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    network = models.ForeignKey(Network, on_delete=models.CASCADE, related_name="+", db_index=False)
+    engram = models.ForeignKey(
+        Engram, on_delete=models.CASCADE, related_name="cue_links", db_index=False
+    )
+    cue = models.ForeignKey(
+        Cue, on_delete=models.CASCADE, related_name="engram_links", db_index=False
+    )
+    position = models.SmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "engram", "position"], name="engramcue_tenant_position_uniq"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["tenant", "network", "cue"], name="engramcue_tenant_cue"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.engram_id}@{self.position}:{self.cue_id}"
