@@ -71,7 +71,7 @@ class Cue(models.Model):
                 m=16,
                 ef_construction=64,
                 opclasses=["vector_cosine_ops"],
-            ),  # fmt: skip
+            ),
         ]
 
     def __str__(self) -> str:
@@ -150,7 +150,8 @@ class Engram(models.Model):
     strength = models.FloatField(default=0.5)
     importance = models.FloatField(default=0.5)
     occurred_at = models.DateTimeField(null=True, blank=True)
-    external_id = models.CharField(max_length=200, null=True, blank=True)
+    # NULL, not "": unique only where the client gave one.
+    external_id = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
     metadata = models.JSONField(default=dict, blank=True)
     source = models.CharField(max_length=20, default="api")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
@@ -190,7 +191,7 @@ class Engram(models.Model):
                 F("created_at").desc(),
                 F("id").desc(),
                 name="engram_tenant_recent",
-            ),  # fmt: skip
+            ),
             models.Index(fields=["tenant", "network", "content_hash"], name="engram_tenant_hash"),
             GinIndex("tenant", "network", "search", name="engram_search_gin"),
             HnswIndex(
@@ -199,7 +200,7 @@ class Engram(models.Model):
                 m=16,
                 ef_construction=64,
                 opclasses=["vector_cosine_ops"],
-            ),  # fmt: skip
+            ),
         ]
 
     def __str__(self) -> str:
