@@ -48,12 +48,11 @@ def _combine(old: float, new: float) -> float:
 def spread(
     seeds: Mapping[int, tuple[str, float, str]],
     out_edges: OutEdges,
-    words: Callable[[list[int]], Mapping[int, str]],
     mode: Mode,
 ) -> Activation:
     """Spread from ``seeds`` ({cue id: (word, energy, how matched)}) and return what lit up.
 
-    ``words`` names the cues reached (one batched lookup per layer, like ``out_edges``).
+    Cues reached by spreading have no word yet (""): the caller names them in one lookup.
     """
     cues: dict[int, ActivatedCue] = {
         cid: ActivatedCue(cid, word, min(max(energy, 0.0), 1.0), 0, None, via)
@@ -77,17 +76,13 @@ def spread(
                 before, parent = gained.get(target, (0.0, source))
                 best_parent = source if push > before else parent
                 gained[target] = (_combine(before, push), best_parent)
-        new_ids = [t for t in gained if t not in cues]
-        names = words(new_ids) if new_ids else {}
         frontier = []
         for target, (push, parent) in sorted(gained.items(), key=lambda kv: -kv[1][0]):
             current = cues.get(target)
             if current is None:
                 if len(cues) >= mode.max_active:
                     continue
-                cues[target] = ActivatedCue(
-                    target, names.get(target, ""), push, cues[parent].depth + 1, parent
-                )
+                cues[target] = ActivatedCue(target, "", push, cues[parent].depth + 1, parent)
                 if push >= mode.threshold:
                     frontier.append(target)
             else:

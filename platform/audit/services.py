@@ -45,3 +45,16 @@ def audit_record(
         request_id=info.request_id if info else "",
         ip=info.ip if info else None,
     )
+
+
+def audit_record_many(events: list[AuditEvent]) -> None:
+    """Append many prepared events at once (a batch write), stamped with the request context."""
+    if not events:
+        return
+    if not connection.in_atomic_block:
+        raise RuntimeError("audit_record_many() must run inside the transaction of the change")
+    info = context.current()
+    for event in events:
+        event.request_id = info.request_id if info else ""
+        event.ip = info.ip if info else None
+    AuditEvent.objects.bulk_create(events, batch_size=500)

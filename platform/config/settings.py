@@ -202,6 +202,12 @@ MAILERS = {"default": {"BACKEND": _MAIL_BACKENDS[_mail_kind], "OPTIONS": _mail_o
 MAIL_DELIVERS = _mail_kind == "smtp"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Mnemo <noreply@mnemo.local>")
 
+# Embeddings: local all-MiniLM-L6-v2 (ONNX) unless EMBEDDINGS_URL names an OpenAI-compatible API.
+EMBEDDINGS_URL = env_str("EMBEDDINGS_URL")
+EMBEDDINGS_MODEL = env_str("EMBEDDINGS_MODEL", "all-MiniLM-L6-v2")
+EMBEDDINGS_API_KEY = env_str("EMBEDDINGS_API_KEY")
+EMBEDDINGS_THREADS = env_int("EMBEDDINGS_THREADS", 2)
+
 # Limits, each answered with a clear JSON error (413 / 429 / 400).
 MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 10 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES

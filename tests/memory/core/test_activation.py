@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from memory.core.activation import MODES, Mode, path_to, spread
 
@@ -18,9 +19,8 @@ def run(graph: Graph, seeds: dict[int, float], mode: str | Mode = "balanced") ->
 
     chosen = MODES[mode] if isinstance(mode, str) else mode
     result = spread(
-        {cid: (f"c{cid}", energy, "exact") for cid, energy in seeds.items()},
-        out_edges, lambda ids: {i: f"c{i}" for i in ids}, chosen,
-    )  # fmt: skip
+        {cid: (f"c{cid}", energy, "exact") for cid, energy in seeds.items()}, out_edges, chosen
+    )
     run.calls = calls  # type: ignore[attr-defined]
     run.result = result  # type: ignore[attr-defined]
     return {cid: cue.energy for cid, cue in result.cues.items()}
@@ -34,7 +34,8 @@ def test_a_seed_activates_its_neighbours_less_and_less_with_distance() -> None:
     assert energy[1] > energy[2] > energy[3]
     cues = run.result.cues  # type: ignore[attr-defined]
     assert [cues[i].depth for i in (1, 2, 3)] == [0, 1, 2]
-    assert path_to(3, cues) == ("c1", "c2", "c3")
+    named = {i: replace(cue, word=f"c{i}") for i, cue in cues.items()}
+    assert path_to(3, named) == ("c1", "c2", "c3")
 
 
 def test_one_batched_graph_read_per_layer() -> None:

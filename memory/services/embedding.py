@@ -1,0 +1,55 @@
+"""Filling in embeddings for engrams and cues (run by the Celery task after remember)."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.db.models import Q
+
+from memory.embeddings import embedder
+from memory.models import Cue, Engram
+
+BATCH = 64
+
+
+def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> int:
+    """Embed the listed engrams that still lack a vector, and the network's unembedded cues."""
+    model = embedder()
+    done = 0
+    pending = Engram.objects.filter(
+        tenant_id=tenant_id, network_id=network_id, pk__in=engram_ids
+    ).filter(Q(embedding__isnull=True) | ~Q(embedding_model=model.model_id))
+    rows = list(pending.only("id", "content", "content_hash").order_by("id"))
+    for start in range(0, len(rows), BATCH):
+        chunk = rows[start : start + BATCH]
+        vectors = model.embed([engram.content for engram in chunk])
+        done += _store(tenant_id, model.model_id, chunk, vectors)
+    cues = list(
+        Cue.objects.filter(tenant_id=tenant_id, network_id=network_id, embedding__isnull=True)
+        .only("id", "word").order_by("id")[:5000]
+    )  # fmt: skip
+    for start in range(0, len(cues), BATCH * 4):
+        chunk = cues[start : start + BATCH * 4]
+        for cue, vector in zip(chunk, model.embed([c.word for c in chunk]), strict=True):
+            cue.embedding = vector
+        Cue.objects.bulk_update(chunk, ["embedding"])
+    return done
+
+
+def _store(tenant_id: int, model_id: str, chunk: list[Engram], vectors: list[list[float]]) -> int:
+    """Write vectors only where the content is still what was embedded (an edit in between
+    cleared the vector and queued its own embedding)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE memory_engram e SET embedding = v.vec::vector, embedding_model = %s
+              FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS v(id, hash, vec)
+             WHERE e.tenant_id = %s AND e.id = v.id AND e.content_hash = v.hash
+            """,
+            [model_id, [e.pk for e in chunk], [e.content_hash for e in chunk],
+             [_literal(v) for v in vectors], tenant_id],
+        )  # fmt: skip
+        return int(cursor.rowcount)
+
+
+def _literal(vector: list[float]) -> str:
+    return "[" + ",".join(f"{x:.6g}" for x in vector) + "]"

@@ -1,0 +1,142 @@
+"""Batched SQL on the cue graph: upsert cues, reinforce or weaken edges, bound out-degree.
+
+Every statement takes arrays (``unnest``) so a batch of any size is one round trip, and rows are
+sorted so concurrent writers take row locks in the same order (no deadlocks). Reinforcement is
+an atomic ``ON CONFLICT DO UPDATE``: two processes reinforcing the same edge both count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from django.db import connection
+from django.utils import timezone
+
+from memory.core.hebbian import MAX_OUT_DEGREE, PRUNE_BELOW, edge_uses
+from memory.models import Network
+
+
+def cues_upsert(
+    network: Network, words: dict[str, str], adds: Counter[str] | None = None
+) -> dict[str, int]:
+    """Make sure a cue exists for each lemma ({lemma: display word}); add ``adds[lemma]`` to its
+    engram count. Returns {lemma: cue id}."""
+    if not words:
+        return {}
+    adds = adds or Counter()
+    lemmas = sorted(words)
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO memory_cue (tenant_id, network_id, lemma, word, engram_count,
+                                    recall_count, created_at)
+            SELECT %s, %s, l, w, n, 0, %s
+              FROM unnest(%s::text[], %s::text[], %s::int[]) AS t(l, w, n)
+            ON CONFLICT (tenant_id, network_id, lemma)
+            DO UPDATE SET engram_count = memory_cue.engram_count + EXCLUDED.engram_count
+            RETURNING lemma, id
+            """,
+            [network.tenant_id, network.pk, now, lemmas, [words[x] for x in lemmas],
+             [adds.get(x, 0) for x in lemmas]],
+        )  # fmt: skip
+        return dict(cursor.fetchall())
+
+
+def cue_counts_subtract(network: Network, removals: Counter[int]) -> None:
+    """Engrams left these cues (edited away, deleted): lower their engram counts."""
+    if not removals:
+        return
+    ids = sorted(removals)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE memory_cue c SET engram_count = GREATEST(c.engram_count - t.n, 0)
+            FROM unnest(%s::bigint[], %s::int[]) AS t(id, n)
+            WHERE c.tenant_id = %s AND c.network_id = %s AND c.id = t.id
+            """,
+            [ids, [removals[i] for i in ids], network.tenant_id, network.pk],
+        )
+
+
+def _edge_rows(
+    schemas: Iterable[list[str]], cue_ids: dict[str, int]
+) -> list[tuple[int, int, str, float, int]]:
+    rows = []
+    for use in edge_uses(list(schemas)):
+        if use.source not in cue_ids or use.target not in cue_ids:
+            continue
+        fresh = 1.0 - (1.0 - use.eta) ** use.times  # the weight k uses give a new edge
+        rows.append((cue_ids[use.source], cue_ids[use.target], use.kind, fresh, use.times))
+    return sorted(rows)
+
+
+def edges_reinforce(network: Network, schemas: list[list[str]], cue_ids: dict[str, int]) -> int:
+    """Hebbian reinforcement along each schema: ``w ← 1 − (1 − w)(1 − fresh)``. Returns edges."""
+    rows = _edge_rows(schemas, cue_ids)
+    if not rows:
+        return 0
+    sources, targets, kinds, fresh, times = (list(column) for column in zip(*rows, strict=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO memory_edge (tenant_id, network_id, source_id, target_id, kind, weight,
+                                     count, last_reinforced_at)
+            SELECT %s, %s, s, t, k, w, n, %s
+              FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::float8[], %s::int[])
+                   AS e(s, t, k, w, n)
+            ON CONFLICT (tenant_id, network_id, source_id, target_id, kind) DO UPDATE
+            SET weight = 1 - (1 - memory_edge.weight) * (1 - EXCLUDED.weight),
+                count = memory_edge.count + EXCLUDED.count,
+                last_reinforced_at = EXCLUDED.last_reinforced_at
+            """,
+            [network.tenant_id, network.pk, timezone.now(), sources, targets, kinds, fresh, times],
+        )
+    _bound_out_degree(network, sorted(set(sources)))
+    return len(rows)
+
+
+def edges_weaken(network: Network, schemas: list[list[str]], cue_ids: dict[str, int]) -> None:
+    """Undo one reinforcement per use (a memory was edited or deleted); prune what fades out."""
+    rows = _edge_rows(schemas, cue_ids)
+    if not rows:
+        return
+    sources, targets, kinds, fresh, _ = (list(column) for column in zip(*rows, strict=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE memory_edge e
+               SET weight = GREATEST(1 - (1 - e.weight) / (1 - u.w), 0.000001),
+                   count = GREATEST(e.count - 1, 0)
+              FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::float8[]) AS u(s, t, k, w)
+             WHERE e.tenant_id = %s AND e.network_id = %s
+               AND e.source_id = u.s AND e.target_id = u.t AND e.kind = u.k
+            """,
+            [sources, targets, kinds, fresh, network.tenant_id, network.pk],
+        )
+        cursor.execute(
+            "DELETE FROM memory_edge WHERE tenant_id = %s AND network_id = %s "
+            "AND source_id = ANY(%s) AND (weight < %s OR count = 0)",
+            [network.tenant_id, network.pk, sorted(set(sources)), PRUNE_BELOW],
+        )
+
+
+def _bound_out_degree(network: Network, sources: list[int]) -> None:
+    """Keep each cue's strongest MAX_OUT_DEGREE out-edges; only cues over the bound are touched."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            DELETE FROM memory_edge e USING (
+                SELECT id, row_number() OVER (PARTITION BY source_id ORDER BY weight DESC, id) AS rn
+                  FROM memory_edge
+                 WHERE tenant_id = %s AND network_id = %s AND source_id IN (
+                       SELECT source_id FROM memory_edge
+                        WHERE tenant_id = %s AND network_id = %s AND source_id = ANY(%s)
+                        GROUP BY source_id HAVING count(*) > %s)
+            ) ranked
+            WHERE e.id = ranked.id AND ranked.rn > %s
+            """,
+            [network.tenant_id, network.pk, network.tenant_id, network.pk, sources,
+             MAX_OUT_DEGREE, MAX_OUT_DEGREE],
+        )  # fmt: skip

@@ -1,0 +1,151 @@
+"""The rules for what a client may send, in one place for REST, MCP and imports.
+
+Errors name the field as the client wrote it (``engrams[3].strength``) and nothing is written
+when any item is invalid.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+
+from config.errors import ValidationFailed
+from memory.models import Engram
+
+MAX_BATCH = 1000
+MAX_CONTENT_CHARS = 16_000
+MAX_SCHEMA_WORDS = 32
+MAX_WORD_CHARS = 100
+MAX_METADATA_BYTES = 8_192
+MAX_EXTERNAL_ID = 200
+NETWORK_KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_.:@-]{0,99}$")
+TYPES = {t.value for t in Engram.Type}
+
+
+@dataclass(frozen=True)
+class EngramInput:
+    content: str
+    schema: list[str] | None = None
+    type: str = Engram.Type.ATOMIC
+    strength: float = 0.5
+    importance: float = 0.5
+    occurred_at: datetime | None = None
+    external_id: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def network_key(raw: object, *, field_name: str = "network") -> str:
+    key = str(raw if raw is not None else "default").strip().lower()
+    if not NETWORK_KEY_RE.match(key):
+        raise ValidationFailed.field(
+            field_name,
+            "Use 1–100 lowercase letters, digits and . _ - : @, starting with a letter or digit "
+            "(for example default, role:writer, user:42).",
+        )
+    return key
+
+
+def _fail(index: int, name: str, message: str) -> ValidationFailed:
+    return ValidationFailed.field(f"engrams[{index}].{name}", message)
+
+
+def _unit_interval(index: int, name: str, value: object, default: float) -> float:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(index, name, "must be a number from 0 to 1")
+    if not 0.0 <= float(value) <= 1.0:
+        raise _fail(index, name, f"must be from 0 to 1, not {value}")
+    return float(value)
+
+
+def _schema(index: int, value: object) -> list[str] | None:
+    if value is None or value == "" or value == []:
+        return None
+    if isinstance(value, str):  # PromptX clients often send "a b c" or "a\nb\nc"
+        value = [part for part in re.split(r"[\n,]+|\s{2,}", value) if part.strip()]
+        if len(value) == 1:
+            value = value[0].split()
+    if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
+        raise _fail(index, "schema", "must be a list of words")
+    words = [w.strip() for w in value if w.strip()]
+    if len(words) > MAX_SCHEMA_WORDS:
+        raise _fail(index, "schema", f"at most {MAX_SCHEMA_WORDS} words")
+    if any(len(w) > MAX_WORD_CHARS for w in words):
+        raise _fail(index, "schema", f"each word at most {MAX_WORD_CHARS} characters")
+    return words or None
+
+
+def _occurred_at(index: int, value: object) -> datetime | None:
+    if value in (None, ""):
+        return None
+    parsed = parse_datetime(value) if isinstance(value, str) else None
+    if parsed is None:
+        raise _fail(index, "occurred_at", "must be an ISO 8601 date-time")
+    if parsed.tzinfo is None:
+        raise _fail(index, "occurred_at", "must include a time zone (for example Z)")
+    return parsed
+
+
+def _metadata(index: int, value: object) -> dict[str, Any]:
+    if value in (None, ""):
+        return {}
+    if not isinstance(value, dict):
+        raise _fail(index, "metadata", "must be a JSON object")
+    if len(json.dumps(value)) > MAX_METADATA_BYTES:
+        raise _fail(index, "metadata", f"at most {MAX_METADATA_BYTES} bytes as JSON")
+    return value
+
+
+def engram_input(index: int, raw: object) -> EngramInput:
+    if not isinstance(raw, dict):
+        raise ValidationFailed.field(f"engrams[{index}]", "must be an object")
+    content = raw.get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise _fail(index, "content", "is required and may not be empty")
+    if len(content) > MAX_CONTENT_CHARS:
+        raise _fail(index, "content", f"at most {MAX_CONTENT_CHARS} characters")
+    kind = str(raw.get("type") or Engram.Type.ATOMIC).upper()
+    if kind not in TYPES:
+        raise _fail(index, "type", f"must be one of {', '.join(sorted(TYPES))}")
+    external_id = raw.get("external_id")
+    if external_id is not None and (
+        not isinstance(external_id, str) or not 0 < len(external_id) <= MAX_EXTERNAL_ID
+    ):
+        raise _fail(index, "external_id", f"a string of 1–{MAX_EXTERNAL_ID} characters")
+    unknown = set(raw) - {
+        "content", "schema", "type", "strength", "importance", "occurred_at", "external_id",
+        "metadata",
+    }  # fmt: skip
+    if unknown:
+        raise _fail(index, sorted(unknown)[0], "is not a field of an engram")
+    return EngramInput(
+        content=content.strip(),
+        schema=_schema(index, raw.get("schema")),
+        type=kind,
+        strength=_unit_interval(index, "strength", raw.get("strength"), 0.5),
+        importance=_unit_interval(index, "importance", raw.get("importance"), 0.5),
+        occurred_at=_occurred_at(index, raw.get("occurred_at")),
+        external_id=external_id,
+        metadata=_metadata(index, raw.get("metadata")),
+    )
+
+
+def engram_batch(raw: object) -> list[EngramInput]:
+    if not isinstance(raw, list) or not raw:
+        raise ValidationFailed.field("engrams", "a non-empty list of engrams")
+    if len(raw) > MAX_BATCH:
+        raise ValidationFailed.field("engrams", f"at most {MAX_BATCH} engrams per call")
+    items = [engram_input(i, item) for i, item in enumerate(raw)]
+    seen: dict[str, int] = {}
+    for i, item in enumerate(items):
+        if item.external_id is not None:
+            if item.external_id in seen:
+                raise _fail(i, "external_id", f"repeats engrams[{seen[item.external_id]}]")
+            seen[item.external_id] = i
+    return items

@@ -1,0 +1,145 @@
+"""remember on real Postgres: cues, edges, idempotency, validation, audit."""
+
+from __future__ import annotations
+
+import pytest
+
+from audit.actors import Actor
+from audit.models import AuditEvent
+from config.errors import ValidationFailed
+from memory.models import Cue, Edge, Engram, EngramCue, Network
+from memory.services.inputs import engram_batch
+from memory.services.remember import engrams_remember
+from tenants import rls
+from tests.factories import Cast
+
+pytestmark = pytest.mark.django_db
+
+
+def remember(cast: Cast, raw: list[dict[str, object]], network: str = "default"):  # type: ignore[no-untyped-def]
+    rls.activate(tenant_id=cast.tenant.pk)
+    return engrams_remember(
+        tenant=cast.tenant, actor=Actor.system("tests"), network_key=network,
+        items=engram_batch(raw), source="api",
+    )  # fmt: skip
+
+
+def edge(cast: Cast, a: str, b: str, kind: str = "sequence") -> Edge:
+    return Edge.objects.get(tenant=cast.tenant, source__lemma=a, target__lemma=b, kind=kind)
+
+
+def test_the_first_store_creates_the_network_cues_and_edges(cast: Cast) -> None:
+    result = remember(
+        cast, [{"content": "Redis listens on 6379", "schema": ["Redis", "port", "6379"]}]
+    )
+    assert result.count("created") == 1
+    network = Network.objects.get(tenant=cast.tenant, key="default")
+    cues = dict(Cue.objects.filter(network=network).values_list("lemma", "engram_count"))
+    assert cues == {"redis": 1, "port": 1, "6379": 1}
+    assert edge(cast, "redis", "port").weight == pytest.approx(0.3)
+    assert edge(cast, "port", "redis", "cooccur").weight == pytest.approx(0.12)
+    assert edge(cast, "redis", "6379", "cooccur").weight == pytest.approx(0.12)
+    links = EngramCue.objects.filter(engram_id=result.outcomes[0].id).order_by("position")
+    assert [link.cue.lemma for link in links] == ["redis", "port", "6379"]
+
+
+def test_a_missing_schema_is_derived_by_the_rules_extractor(cast: Cast) -> None:
+    result = remember(cast, [{"content": "The deploy runs on Fridays at Acme Corp."}])
+    engram = Engram.objects.get(pk=result.outcomes[0].id)
+    assert "Acme Corp" in engram.schema and "The" not in engram.schema
+    assert engram.token_count > 0 and len(engram.content_hash) == 64
+
+
+def test_edges_are_reinforced_never_overwritten(cast: Cast) -> None:
+    remember(cast, [{"content": "one", "schema": ["alpha", "beta"]}])
+    remember(cast, [{"content": "two", "schema": ["alpha", "beta"]}])
+    e = edge(cast, "alpha", "beta")
+    assert e.weight == pytest.approx(1 - 0.7 * 0.7) and e.count == 2
+
+
+def test_several_uses_in_one_batch_count_like_separate_calls(cast: Cast) -> None:
+    remember(cast, [{"content": f"m{i}", "schema": ["alpha", "beta"]} for i in range(3)])
+    assert edge(cast, "alpha", "beta").weight == pytest.approx(1 - 0.7**3)
+
+
+def test_the_same_call_twice_with_external_ids_changes_nothing(cast: Cast) -> None:
+    batch = [{"content": "Prefers tea", "external_id": "pref-1", "schema": ["tea", "prefer"]}]
+    first = remember(cast, batch)
+    weights = sorted(Edge.objects.filter(tenant=cast.tenant).values_list("weight", flat=True))
+    events = AuditEvent.objects.filter(tenant=cast.tenant, target_type="engram").count()
+    second = remember(cast, batch)
+    assert second.outcomes[0].status == "unchanged"
+    assert second.outcomes[0].id == first.outcomes[0].id
+    assert (
+        sorted(Edge.objects.filter(tenant=cast.tenant).values_list("weight", flat=True)) == weights
+    )
+    assert AuditEvent.objects.filter(tenant=cast.tenant, target_type="engram").count() == events
+    assert Engram.objects.filter(tenant=cast.tenant).count() == 1
+
+
+def test_an_external_id_with_new_content_updates_and_moves_the_cues(cast: Cast) -> None:
+    remember(cast, [{"content": "Likes tea", "external_id": "p", "schema": ["tea", "like"]}])
+    result = remember(cast, [{"content": "Likes coffee", "external_id": "p",
+                              "schema": ["coffee", "like"]}])  # fmt: skip
+    assert result.outcomes[0].status == "updated"
+    counts = dict(Cue.objects.filter(tenant=cast.tenant).values_list("lemma", "engram_count"))
+    assert counts["tea"] == 0 and counts["coffee"] == 1 and counts["like"] == 1
+    assert not Edge.objects.filter(tenant=cast.tenant, source__lemma="tea").exists()
+    update = AuditEvent.objects.get(tenant=cast.tenant, verb="engram.update")
+    assert update.before["content"] == "Likes tea" and update.after["content"] == "Likes coffee"
+
+
+def test_repeating_content_without_an_id_strengthens_the_memory(cast: Cast) -> None:
+    first = remember(cast, [{"content": "The build uses Bazel", "strength": 0.5}])
+    again = remember(cast, [{"content": "the build  uses bazel"}])
+    assert again.outcomes[0].status == "reinforced" and again.outcomes[0].id == first.outcomes[0].id
+    assert Engram.objects.get(pk=first.outcomes[0].id).strength == pytest.approx(0.55)
+
+
+def test_networks_are_separate_memory_spaces(cast: Cast) -> None:
+    remember(cast, [{"content": "a", "schema": ["common"]}], network="role:writer")
+    remember(cast, [{"content": "b", "schema": ["common"]}], network="role:coder")
+    assert Cue.objects.filter(tenant=cast.tenant, lemma="common").count() == 2
+    assert set(Network.objects.filter(tenant=cast.tenant).values_list("key", flat=True)) == {
+        "role:writer", "role:coder",
+    }  # fmt: skip
+
+
+def test_each_remembered_engram_is_audited_in_the_same_transaction(cast: Cast) -> None:
+    result = remember(cast, [{"content": f"fact {i}"} for i in range(3)])
+    ids = {str(o.id) for o in result.outcomes}
+    audited = set(AuditEvent.objects.filter(tenant=cast.tenant, verb="engram.create")
+                  .values_list("target_id", flat=True))  # fmt: skip
+    assert audited == ids
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ([{"content": ""}], "engrams[0].content"),
+        ([{"content": "x"}, {"content": "ok", "type": "MOLECULE"}], "engrams[1].type"),
+        ([{"content": "x", "strength": 1.5}], "engrams[0].strength"),
+        ([{"content": "x", "strength": "high"}], "engrams[0].strength"),
+        ([{"content": "x" * 16_001}], "engrams[0].content"),
+        ([{"content": "x", "schema": ["w"] * 33}], "engrams[0].schema"),
+        ([{"content": "x", "occurred_at": "yesterday"}], "engrams[0].occurred_at"),
+        ([{"content": "x", "colour": "red"}], "engrams[0].colour"),
+        ([{"content": "x", "external_id": "a"}, {"content": "y", "external_id": "a"}],
+         "engrams[1].external_id"),
+        ([], "engrams"),
+        ([{"content": "x"}] * 1001, "engrams"),
+    ],
+)  # fmt: skip
+def test_bad_input_names_the_field_and_writes_nothing(
+    cast: Cast, raw: list[dict[str, object]], field: str
+) -> None:
+    with pytest.raises(ValidationFailed) as err:
+        remember(cast, raw)
+    assert field in err.value.fields
+    assert not Engram.objects.filter(tenant=cast.tenant).exists()
+    assert not Network.objects.filter(tenant=cast.tenant).exists()
+
+
+def test_a_batch_of_a_thousand_is_accepted(cast: Cast) -> None:
+    result = remember(cast, [{"content": f"memory {i} about topic{i % 50}"} for i in range(1000)])
+    assert result.count("created") == 1000
