@@ -1,0 +1,433 @@
+"""``recall`` and ``prime``: two-phase retrieval returning a Mind.
+
+Phase 1 gathers candidates from three channels — full-text search, pgvector nearest neighbours,
+and multi-centre spreading activation from every query cue (exact, trigram-fuzzy or
+nearest-embedding matches, so a word that is not a cue still gets in; no query starts from the
+hub cues, PromptX's "default mode network"). Phase 2 (memory.core.ranking) scores, de-duplicates
+and applies type quotas; memory.core.packing fits the context to the token budget.
+
+Every statement is scoped by tenant and network. Access statistics are updated once per recall.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from audit.actors import Actor
+from config.redis_client import client as redis_client
+from memory.core.activation import MODES, path_to, spread
+from memory.core.hebbian import base_level_activation
+from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
+from memory.core.packing import Packable, pack
+from memory.core.ranking import Candidate, score, select
+from memory.core.text import content_lemmas, lemma
+from memory.models import Engram, Network
+from memory.services.networks import network_find
+from tenants.models import Tenant
+
+CHANNELS = frozenset({"text", "vector", "activation"})
+CANDIDATES_PER_CHANNEL = 150
+FUZZY_MIN = 0.3  # trigram similarity for a query word to count as a cue (pg_trgm default)
+SEMANTIC_MIN = 0.55  # cosine for a cue to be a semantic match of the query
+VECTOR_FLOOR = 0.2  # MiniLM cosine below this says "unrelated"
+PRIME_TTL_SECONDS = 30 * 60
+PRIME_CARRY = 0.5  # a primed cue starts the next recall at half its prime energy
+HUB_SEEDS = 8
+
+
+@dataclass(frozen=True)
+class RecallOptions:
+    mode: str = "balanced"
+    k: int = 10
+    token_budget: int = 2000
+    now: datetime | None = None
+    channels: frozenset[str] = CHANNELS
+
+
+def network_recall(
+    *, tenant: Tenant, actor: Actor, network_key: str, query: str | None, options: RecallOptions
+) -> Mind:
+    started = time.perf_counter()
+    mind = Mind(network=network_key, query=query, mode=options.mode)
+    network = network_find(tenant=tenant, key=network_key)
+    if network is None:
+        mind.took_ms = _ms(started)
+        return mind
+    now = options.now or timezone.now()
+    query = (query or "").strip() or None
+    seeds = _seeds(network, query, options) if query else _hub_seeds(network, now)
+    for cue_id, energy in _take_prime(network, actor).items():
+        if cue_id not in seeds:
+            seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
+    _run(network, mind, seeds, query, options, now)
+    _touch(network, mind, seeds, now)
+    mind.took_ms = _ms(started)
+    return mind
+
+
+def network_prime(
+    *, tenant: Tenant, actor: Actor, network_key: str, token_budget: int = 600
+) -> Mind:
+    """The session-start warm-up: hub cues (degree × base-level activation), their strongest
+    memories within a small budget. The activation carries into this actor's next recall."""
+    started = time.perf_counter()
+    mind = Mind(network=network_key, query=None, mode="balanced")
+    network = network_find(tenant=tenant, key=network_key)
+    if network is None:
+        mind.took_ms = _ms(started)
+        return mind
+    now = timezone.now()
+    options = RecallOptions(k=6, token_budget=token_budget, now=now)
+    _run(network, mind, _hub_seeds(network, now), None, options, now)
+    _store_prime(network, actor, {cue.id: cue.energy for cue in mind.cues})
+    mind.took_ms = _ms(started)
+    return mind
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
+
+
+# --- phase 1: seeds -----------------------------------------------------------------------
+
+
+def _seeds(
+    network: Network, query: str, options: RecallOptions
+) -> dict[int, tuple[str, float, str]]:
+    """{cue id: (word, energy, how)}: exact lemma matches, then trigram-fuzzy for the words that
+    are not cues, then the cues nearest to the query's embedding."""
+    terms = list(dict.fromkeys(content_lemmas(query)))
+    seeds: dict[int, tuple[str, float, str]] = {}
+    with connection.cursor() as cursor:
+        if terms:
+            cursor.execute(
+                "SELECT id, lemma, word FROM memory_cue WHERE tenant_id = %s AND network_id = %s "
+                "AND lemma = ANY(%s)",
+                [network.tenant_id, network.pk, terms],
+            )
+            found = cursor.fetchall()
+            for cue_id, _lemma, word in found:
+                seeds[cue_id] = (word, 1.0, "exact")
+            missing = sorted(set(terms) - {row[1] for row in found})
+            if missing:
+                cursor.execute(
+                    """
+                    SELECT c.id, c.word, c.sim FROM unnest(%s::text[]) AS q(term)
+                    CROSS JOIN LATERAL (
+                        SELECT id, word, similarity(lemma, q.term) AS sim FROM memory_cue
+                         WHERE tenant_id = %s AND network_id = %s AND lemma %% q.term
+                         ORDER BY sim DESC LIMIT 2) c
+                    WHERE c.sim >= %s
+                    """,
+                    [missing, network.tenant_id, network.pk, FUZZY_MIN],
+                )
+                for cue_id, word, sim in cursor.fetchall():
+                    if cue_id not in seeds:
+                        seeds[cue_id] = (word, float(sim), "fuzzy")
+        vector = _query_vector(query) if "vector" in options.channels or not seeds else None
+        if vector is not None:
+            cursor.execute(
+                """
+                SELECT id, word, 1 - (embedding <=> %s::vector) AS sim FROM memory_cue
+                 WHERE tenant_id = %s AND network_id = %s AND embedding IS NOT NULL
+                 ORDER BY embedding <=> %s::vector LIMIT 5
+                """,
+                [vector, network.tenant_id, network.pk, vector],
+            )
+            for cue_id, word, sim in cursor.fetchall():
+                if sim >= SEMANTIC_MIN and cue_id not in seeds:
+                    seeds[cue_id] = (word, float(sim), "semantic")
+    return seeds
+
+
+def _hub_seeds(network: Network, now: datetime) -> dict[int, tuple[str, float, str]]:
+    """Hub cues: many memories (degree) × ACT-R base-level activation (frequency, recency)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT id, word, engram_count, recall_count, last_recalled_at, created_at
+              FROM memory_cue WHERE tenant_id = %s AND network_id = %s AND engram_count > 0
+             ORDER BY engram_count DESC, recall_count DESC LIMIT 200
+            """,
+            [network.tenant_id, network.pk],
+        )
+        rows = cursor.fetchall()
+    scored = []
+    for cue_id, word, degree, recalls, last, created in rows:
+        idle = ((now - (last or created)).total_seconds()) / 86400
+        bla = base_level_activation(recalls + degree, idle)
+        scored.append((math.log1p(degree) * (1 / (1 + math.exp(-bla))), cue_id, word))
+    scored.sort(reverse=True)
+    top = scored[:HUB_SEEDS]
+    best = top[0][0] if top else 1.0
+    return {cue_id: (word, 0.4 + 0.6 * s / best, "hub") for s, cue_id, word in top}
+
+
+def _query_vector(query: str) -> str | None:
+    from memory.embeddings import embed_query
+
+    try:
+        vector = embed_query(query)
+    except Exception:  # the embedder is optional for recall: text and graph still work
+        return None
+    return "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
+
+
+# --- phase 1: channels and spreading ---------------------------------------------------------
+
+
+def _out_edges(network: Network):  # type: ignore[no-untyped-def]
+    def out_edges(ids: list[int], limit: int) -> Mapping[int, list[tuple[int, float, str]]]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                SELECT source_id, target_id, weight, kind FROM (
+                    SELECT source_id, target_id, weight, kind,
+                           row_number() OVER (PARTITION BY source_id ORDER BY weight DESC) AS rn
+                      FROM memory_edge
+                     WHERE tenant_id = %s AND network_id = %s AND source_id = ANY(%s)) ranked
+                 WHERE rn <= %s
+                """,
+                [network.tenant_id, network.pk, ids, limit],
+            )
+            edges: dict[int, list[tuple[int, float, str]]] = {}
+            for source, target, weight, kind in cursor.fetchall():
+                edges.setdefault(source, []).append((target, float(weight), kind))
+        return edges
+
+    return out_edges
+
+
+def _by_activation(
+    network: Network, cues: dict[int, ActivatedCue]
+) -> dict[int, tuple[float, int, int]]:
+    """{engram id: (noisy-or of its cues' energies, min depth, best cue)} for active engrams."""
+    if not cues:
+        return {}
+    ids = list(cues)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT ec.engram_id,
+                   1 - exp(sum(ln(1 - least(a.energy, 0.999)))) AS act,
+                   min(a.depth) AS depth,
+                   (array_agg(ec.cue_id ORDER BY a.energy DESC))[1] AS best
+              FROM memory_engramcue ec
+              JOIN unnest(%s::bigint[], %s::float8[], %s::int[]) AS a(cue_id, energy, depth)
+                ON a.cue_id = ec.cue_id
+              JOIN memory_engram e ON e.id = ec.engram_id AND e.tenant_id = ec.tenant_id
+             WHERE ec.tenant_id = %s AND ec.network_id = %s AND ec.cue_id = ANY(%s)
+               AND e.status = 'active'
+             GROUP BY ec.engram_id ORDER BY act DESC LIMIT %s
+            """,
+            [ids, [cues[i].energy for i in ids], [cues[i].depth for i in ids],
+             network.tenant_id, network.pk, ids, CANDIDATES_PER_CHANNEL],
+        )  # fmt: skip
+        return {row[0]: (float(row[1]), int(row[2]), int(row[3])) for row in cursor.fetchall()}
+
+
+def _by_text(network: Network, query: str) -> dict[int, float]:
+    """{engram id: rank} for engrams matching any query word (OR of the query's lexemes)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            WITH q AS (
+                SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS tsq
+                  FROM unnest(tsvector_to_array(to_tsvector('english', %s))) AS lexeme)
+            SELECT e.id, ts_rank_cd(e.search, q.tsq, 32) AS rank
+              FROM memory_engram e, q
+             WHERE q.tsq IS NOT NULL AND e.tenant_id = %s AND e.network_id = %s
+               AND e.status = 'active' AND e.search @@ q.tsq
+             ORDER BY rank DESC LIMIT %s
+            """,
+            [query, network.tenant_id, network.pk, CANDIDATES_PER_CHANNEL],
+        )
+        return {row[0]: float(row[1]) for row in cursor.fetchall()}
+
+
+def _by_vector(network: Network, vector: str) -> dict[int, float]:
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.ef_search = 200")
+        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        cursor.execute(
+            """
+            SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_engram
+             WHERE tenant_id = %s AND network_id = %s AND status = 'active'
+               AND embedding IS NOT NULL
+             ORDER BY embedding <=> %s::vector LIMIT %s
+            """,
+            [vector, network.tenant_id, network.pk, vector, CANDIDATES_PER_CHANNEL],
+        )
+        return {row[0]: float(row[1]) for row in cursor.fetchall()}
+
+
+# --- phase 2 ---------------------------------------------------------------------------------
+
+
+def _run(
+    network: Network,
+    mind: Mind,
+    seeds: dict[int, tuple[str, float, str]],
+    query: str | None,
+    options: RecallOptions,
+    now: datetime,
+) -> None:
+    mode = MODES.get(options.mode, MODES["balanced"])
+    activation = (
+        spread(seeds, _out_edges(network), mode) if "activation" in options.channels else None
+    )
+    cues = activation.cues if activation else {}
+    _name_cues(network, cues)
+    by_act = _by_activation(network, cues) if activation else {}
+    by_text = _by_text(network, query) if query and "text" in options.channels else {}
+    vector = _query_vector(query) if query and "vector" in options.channels else None
+    by_vec = _by_vector(network, vector) if vector else {}
+    ids = set(by_act) | set(by_text) | set(by_vec)
+    rows = _rows(network, ids)
+    query_lemmas = set(content_lemmas(query)) if query else set()
+    top_rank = max(by_text.values(), default=0.0) or 1.0
+    candidates = []
+    for engram in rows:
+        lemmas = frozenset(lemma(w) for w in engram.schema) | frozenset(
+            content_lemmas(engram.content)
+        )
+        candidate = Candidate(
+            id=engram.pk, type=engram.type, strength=engram.strength,
+            importance=engram.importance, happened_at=engram.occurred_at or engram.created_at,
+            last_access_at=engram.last_recalled_at, access_count=engram.recall_count,
+            token_count=engram.token_count, lemmas=lemmas,
+        )  # fmt: skip
+        if engram.pk in by_text:
+            coverage = len(query_lemmas & lemmas) / max(len(query_lemmas), 1)
+            candidate.text = 0.5 * coverage + 0.5 * by_text[engram.pk] / top_rank
+            candidate.channels.add("text")
+        if engram.pk in by_vec:
+            sim = by_vec[engram.pk]
+            candidate.vector = min(max((sim - VECTOR_FLOOR) / (1 - VECTOR_FLOOR) * 1.25, 0.0), 1.0)
+            candidate.channels.add("vector")
+        if engram.pk in by_act:
+            candidate.activation, candidate.depth, _ = by_act[engram.pk]
+            candidate.channels.add("activation")
+        candidates.append((engram, candidate))
+    scored = [score(c, mode=options.mode, now=now) for _, c in candidates]
+    chosen, mind.suppressed = select(scored, options.k)
+    engrams = {engram.pk: engram for engram, _ in candidates}
+    mind.cues = sorted(cues.values(), key=lambda c: (-c.energy, c.id))
+    mind.connections = [c for c in activation.connections if c.target in cues] if activation else []
+    for item in chosen:
+        engram = engrams[item.candidate.id]
+        best = by_act.get(engram.pk, (0.0, 0, 0))[2]
+        mind.engrams.append(
+            RankedEngram(
+                id=engram.pk, external_id=engram.external_id, type=engram.type,
+                content=engram.content, metadata=engram.metadata, score=round(item.score, 4),
+                token_count=engram.token_count,
+                why=Why(
+                    channels=tuple(sorted(item.candidate.channels)),
+                    path=path_to(best, cues) if best else (),
+                    parts=item.parts,
+                ),
+            )
+        )  # fmt: skip
+    packed = pack(
+        [Packable(e.id, e.type, e.content, e.score, e.token_count) for e in mind.engrams],
+        options.token_budget,
+    )
+    mind.context, mind.context_tokens = packed.text, packed.tokens
+
+
+def _name_cues(network: Network, cues: dict[int, ActivatedCue]) -> None:
+    unnamed = [cid for cid, cue in cues.items() if not cue.word]
+    if not unnamed:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, word FROM memory_cue WHERE tenant_id = %s AND network_id = %s "
+            "AND id = ANY(%s)",
+            [network.tenant_id, network.pk, unnamed],
+        )
+        for cue_id, word in cursor.fetchall():
+            cues[cue_id] = replace(cues[cue_id], word=word)
+
+
+def _rows(network: Network, ids: set[int]) -> list[Engram]:
+    if not ids:
+        return []
+    return list(
+        Engram.objects.filter(tenant_id=network.tenant_id, network=network, pk__in=ids)
+        .only("id", "external_id", "type", "content", "metadata", "schema", "strength",
+              "importance", "occurred_at", "created_at", "last_recalled_at", "recall_count",
+              "token_count")
+    )  # fmt: skip
+
+
+# --- bookkeeping -----------------------------------------------------------------------------
+
+
+def _touch(network: Network, mind: Mind, seeds: Mapping[int, object], now: datetime) -> None:
+    """Once per recall: the query's cues and the returned engrams were accessed."""
+    seed_ids = sorted(
+        cid for cid, (_, _, via) in seeds.items() if via in {"exact", "fuzzy", "semantic"}
+    )  # type: ignore[misc]
+    engram_ids = sorted(e.id for e in mind.engrams)
+    with connection.cursor() as cursor:
+        if seed_ids:
+            cursor.execute(
+                "UPDATE memory_cue SET recall_count = recall_count + 1, last_recalled_at = %s "
+                "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
+                [now, network.tenant_id, network.pk, seed_ids],
+            )
+        if engram_ids:
+            cursor.execute(
+                "UPDATE memory_engram SET recall_count = recall_count + 1, last_recalled_at = %s "
+                "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
+                [now, network.tenant_id, network.pk, engram_ids],
+            )
+
+
+def _prime_key(network: Network, actor: Actor) -> str:
+    return (
+        f"mnemo:{settings.PROFILE}:prime:{network.tenant_id}:{network.pk}:{actor.kind}:{actor.id}"
+    )
+
+
+def _store_prime(network: Network, actor: Actor, energies: dict[int, float]) -> None:
+    with contextlib.suppress(Exception):  # a hint: without Redis the next recall starts cold
+        redis_client().set(_prime_key(network, actor), json.dumps(energies), ex=PRIME_TTL_SECONDS)
+
+
+def _take_prime(network: Network, actor: Actor) -> dict[int, float]:
+    try:
+        raw = redis_client().getdel(_prime_key(network, actor))
+    except Exception:
+        return {}
+    return {int(k): float(v) for k, v in json.loads(raw).items()} if raw else {}
+
+
+def mind_as_dict(mind: Mind) -> dict[str, Any]:
+    """The Mind as JSON for REST and the dashboard."""
+    return {
+        "network": mind.network, "query": mind.query, "mode": mind.mode,
+        "cues": [{"id": c.id, "word": c.word, "energy": round(c.energy, 4), "depth": c.depth,
+                  "parent": c.parent, "seed": c.seed_via or None} for c in mind.cues],
+        "connections": [{"source": c.source, "target": c.target, "weight": round(c.weight, 4),
+                         "kind": c.kind} for c in mind.connections],
+        "engrams": [{"id": e.id, "external_id": e.external_id, "type": e.type,
+                     "content": e.content, "metadata": e.metadata, "score": e.score,
+                     "tokens": e.token_count,
+                     "why": {"channels": list(e.why.channels), "path": list(e.why.path),
+                             "parts": e.why.parts}} for e in mind.engrams],
+        "context": mind.context, "context_tokens": mind.context_tokens,
+        "suppressed_duplicates": mind.suppressed, "took_ms": mind.took_ms,
+    }  # fmt: skip

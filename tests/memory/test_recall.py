@@ -1,0 +1,151 @@
+"""recall and prime on real Postgres (embeddings computed in-process by the real model)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from audit.actors import Actor
+from memory.models import Cue, Engram
+from memory.services.embedding import embed_missing
+from memory.services.inputs import engram_batch
+from memory.services.recall import RecallOptions, network_prime, network_recall
+from memory.services.remember import engrams_remember
+from tenants import rls
+from tests.factories import Cast
+
+pytestmark = pytest.mark.django_db
+ACTOR = Actor.system("tests")
+
+FACTS = [
+    {"content": "Redis listens on port 6379 by default", "schema": ["Redis", "port", "6379"]},
+    {"content": "The staging database is Postgres 18 with pgvector",
+     "schema": ["staging", "database", "Postgres", "pgvector"]},
+    {"content": "Deploys go out on Fridays after the review", "schema": ["deploy", "Friday", "review"]},
+    {"content": "Grace prefers dark roast coffee", "schema": ["Grace", "coffee", "dark roast"]},
+    {"content": "Login then select product then checkout", "type": "PATTERN",
+     "schema": ["login", "product", "checkout"]},
+]  # fmt: skip
+
+
+def store(
+    cast: Cast, raw: list[dict[str, object]], network: str = "default", embed: bool = True
+) -> None:
+    rls.activate(tenant_id=cast.tenant.pk)
+    result = engrams_remember(tenant=cast.tenant, actor=ACTOR, network_key=network,
+                              items=engram_batch(raw), source="api")  # fmt: skip
+    if embed:
+        embed_missing(tenant_id=cast.tenant.pk, network_id=result.network.pk,
+                      engram_ids=[o.id for o in result.outcomes])  # fmt: skip
+
+
+def recall(cast: Cast, query: str | None, network: str = "default", **options: object):  # type: ignore[no-untyped-def]
+    rls.activate(tenant_id=cast.tenant.pk)
+    return network_recall(tenant=cast.tenant, actor=ACTOR, network_key=network, query=query,
+                          options=RecallOptions(**options))  # type: ignore[arg-type]  # fmt: skip
+
+
+def contents(mind) -> list[str]:  # type: ignore[no-untyped-def]
+    return [e.content for e in mind.engrams]
+
+
+def test_recall_in_an_empty_network_is_empty_not_an_error(cast: Cast) -> None:
+    mind = recall(cast, "anything")
+    assert mind.engrams == [] and mind.context == "" and mind.context_tokens == 0
+
+
+def test_recall_of_a_stored_concept_finds_it_and_activates_its_neighbours(cast: Cast) -> None:
+    store(cast, FACTS)
+    mind = recall(cast, "redis")
+    assert contents(mind)[0].startswith("Redis listens")
+    words = {c.word: c for c in mind.cues}
+    assert words["Redis"].depth == 0 and words["port"].depth >= 1 and words["6379"].depth >= 1
+    top = mind.engrams[0]
+    assert "activation" in top.why.channels and top.why.parts["relevance"] > 0
+    assert mind.context.startswith("Relevant memories") and f"#{top.id}" in mind.context
+
+
+def test_a_word_that_is_not_a_cue_still_finds_memories(cast: Cast) -> None:
+    store(cast, FACTS)
+    fuzzy = recall(cast, "reddis")  # a typo: not a cue, a trigram match
+    assert any(c.seed_via == "fuzzy" for c in fuzzy.cues)
+    assert contents(fuzzy)[0].startswith("Redis listens")
+    semantic = recall(cast, "espresso beans", channels=frozenset({"vector", "activation"}))
+    assert contents(semantic)[0] == "Grace prefers dark roast coffee"
+
+
+def test_no_query_starts_from_the_hub_cues(cast: Cast) -> None:
+    store(
+        cast,
+        FACTS + [{"content": f"Redis note {i}", "schema": ["Redis", f"n{i}"]} for i in range(5)],
+    )
+    mind = recall(cast, None)
+    assert any(c.seed_via == "hub" and c.word == "Redis" for c in mind.cues)
+    assert mind.engrams
+
+
+def test_n_recalls_raise_a_cues_frequency_by_exactly_n(cast: Cast) -> None:
+    store(cast, FACTS, embed=False)
+    for _ in range(4):
+        recall(cast, "redis redis REDIS")  # the same cue three times is still one access
+    cue = Cue.objects.get(tenant=cast.tenant, lemma="redis")
+    assert cue.recall_count == 4 and cue.last_recalled_at is not None
+    assert Cue.objects.get(tenant=cast.tenant, lemma="coffee").recall_count == 0
+
+
+def test_recall_never_crosses_networks(cast: Cast) -> None:
+    store(cast, [FACTS[0]], network="role:ops")
+    store(cast, [FACTS[3]], network="role:barista")
+    assert contents(recall(cast, "redis port", network="role:barista")) == []
+    assert len(contents(recall(cast, "redis port", network="role:ops"))) == 1
+
+
+def test_only_active_engrams_are_recalled(cast: Cast) -> None:
+    store(cast, FACTS)
+    Engram.objects.filter(tenant=cast.tenant, content__startswith="Redis").update(status="deleted")
+    assert not any(c.startswith("Redis") for c in contents(recall(cast, "redis port 6379")))
+
+
+def test_the_context_stays_within_the_token_budget(cast: Cast) -> None:
+    store(cast, [{"content": f"Fact {i} about the deploy pipeline and its many stages " * 3}
+                 for i in range(30)], embed=False)  # fmt: skip
+    for budget in (20, 80, 400):
+        mind = recall(cast, "deploy pipeline", k=30, token_budget=budget)
+        assert mind.context_tokens <= budget
+
+
+def test_types_and_quotas_shape_the_results(cast: Cast) -> None:
+    store(cast, [{"content": f"checkout fact {i}", "schema": ["checkout", f"f{i}"]} for i in range(10)]
+          + [FACTS[4]], embed=False)  # fmt: skip
+    mind = recall(cast, "checkout", k=5)
+    assert any(e.type == "PATTERN" for e in mind.engrams)
+
+
+def test_prime_prefers_frequent_and_recent_concepts_and_carries_into_the_next_recall(
+    cast: Cast,
+) -> None:
+    store(cast, FACTS + [{"content": f"coffee note {i}", "schema": ["coffee", f"c{i}"]} for i in range(4)],
+          embed=False)  # fmt: skip
+    for _ in range(3):
+        recall(cast, "coffee")
+    Cue.objects.filter(tenant=cast.tenant, lemma="redis").update(
+        last_recalled_at=timezone.now() - timedelta(days=300)
+    )
+    rls.activate(tenant_id=cast.tenant.pk)
+    primed = network_prime(tenant=cast.tenant, actor=ACTOR, network_key="default")
+    assert primed.cues[0].word == "coffee"
+    assert any("coffee" in e.content.lower() for e in primed.engrams)
+    after = recall(cast, "checkout")
+    assert any(c.seed_via == "prime" for c in after.cues)
+    again = recall(cast, "checkout")  # carried once, not forever
+    assert not any(c.seed_via == "prime" for c in again.cues)
+
+
+def test_channels_can_be_switched_for_baselines(cast: Cast) -> None:
+    store(cast, FACTS)
+    text_only = recall(cast, "redis port", channels=frozenset({"text"}))
+    assert text_only.cues == [] and all(e.why.channels == ("text",) for e in text_only.engrams)
+    vector_only = recall(cast, "which port does the cache use", channels=frozenset({"vector"}))
+    assert all(e.why.channels == ("vector",) for e in vector_only.engrams)
