@@ -117,8 +117,8 @@ def test_the_context_stays_within_the_token_budget(cast: Cast) -> None:
 
 
 def test_types_and_quotas_shape_the_results(cast: Cast) -> None:
-    store(cast, [{"content": f"checkout fact {i}", "schema": ["checkout", f"f{i}"]} for i in range(10)]
-          + [FACTS[4]], embed=False)  # fmt: skip
+    facts = [{"content": f"checkout fact {i}", "schema": ["checkout", f"f{i}"]} for i in range(10)]
+    store(cast, [*facts, FACTS[4]], embed=False)
     mind = recall(cast, "checkout", k=5)
     assert any(e.type == "PATTERN" for e in mind.engrams)
 
