@@ -23,7 +23,8 @@ FACTS = [
     {"content": "Redis listens on port 6379 by default", "schema": ["Redis", "port", "6379"]},
     {"content": "The staging database is Postgres 18 with pgvector",
      "schema": ["staging", "database", "Postgres", "pgvector"]},
-    {"content": "Deploys go out on Fridays after the review", "schema": ["deploy", "Friday", "review"]},
+    {"content": "Deploys go out on Fridays after the review",
+     "schema": ["deploy", "Friday", "review"]},
     {"content": "Grace prefers dark roast coffee", "schema": ["Grace", "coffee", "dark roast"]},
     {"content": "Login then select product then checkout", "type": "PATTERN",
      "schema": ["login", "product", "checkout"]},
@@ -126,8 +127,8 @@ def test_types_and_quotas_shape_the_results(cast: Cast) -> None:
 def test_prime_prefers_frequent_and_recent_concepts_and_carries_into_the_next_recall(
     cast: Cast,
 ) -> None:
-    store(cast, FACTS + [{"content": f"coffee note {i}", "schema": ["coffee", f"c{i}"]} for i in range(4)],
-          embed=False)  # fmt: skip
+    notes = [{"content": f"coffee note {i}", "schema": ["coffee", f"c{i}"]} for i in range(4)]
+    store(cast, FACTS + notes, embed=False)
     for _ in range(3):
         recall(cast, "coffee")
     Cue.objects.filter(tenant=cast.tenant, lemma="redis").update(
