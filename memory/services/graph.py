@@ -14,7 +14,7 @@ from django.db import connection
 from django.utils import timezone
 
 from memory.core.hebbian import MAX_OUT_DEGREE, PRUNE_BELOW, edge_uses
-from memory.models import Network
+from memory.models import Engram, EngramCue, Network
 
 
 def cues_upsert(
@@ -140,3 +140,26 @@ def _bound_out_degree(network: Network, sources: list[int]) -> None:
             [network.tenant_id, network.pk, network.tenant_id, network.pk, sources,
              MAX_OUT_DEGREE, MAX_OUT_DEGREE],
         )  # fmt: skip
+
+
+def engram_unlink(network: Network, engram: Engram) -> None:
+    """Take an engram's schema out of the graph: edges weakened, cue counts lowered."""
+    links = list(EngramCue.objects.filter(tenant_id=network.tenant_id, engram=engram)
+                 .select_related("cue").order_by("position"))  # fmt: skip
+    if not links:
+        return
+    lemmas = [link.cue.lemma for link in links]
+    edges_weaken(network, [lemmas], {link.cue.lemma: link.cue_id for link in links})
+    cue_counts_subtract(network, Counter(link.cue_id for link in links))
+    EngramCue.objects.filter(tenant_id=network.tenant_id, engram=engram).delete()
+
+
+def engram_link(
+    network: Network, engram: Engram, lemmas: list[str], cue_ids: dict[str, int]
+) -> None:
+    """File an engram under its cues (positions follow the schema)."""
+    EngramCue.objects.bulk_create([
+        EngramCue(tenant_id=network.tenant_id, network=network, engram=engram,
+                  cue_id=cue_ids[key], position=position)
+        for position, key in enumerate(lemmas)
+    ])  # fmt: skip

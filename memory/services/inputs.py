@@ -149,3 +149,47 @@ def engram_batch(raw: object) -> list[EngramInput]:
                 raise _fail(i, "external_id", f"repeats engrams[{seen[item.external_id]}]")
             seen[item.external_id] = i
     return items
+
+
+def network_from(*, network: object = None, role: object = None) -> str:
+    """The network a request means: ``network`` if given, else ``role:<role>``, else default
+    (PromptX's per-role memory)."""
+    if network not in (None, ""):
+        return network_key(network)
+    if role not in (None, ""):
+        return network_key(f"role:{str(role).strip().lower()}", field_name="role")
+    return "default"
+
+
+RECALL_MODES = ("balanced", "creative", "focused")
+MAX_K = 50
+MAX_TOKEN_BUDGET = 32_000
+
+
+def recall_options(
+    *, mode: object = None, k: object = None, token_budget: object = None, now: object = None,
+    channels: object = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Validated keyword arguments for RecallOptions."""
+    out: dict[str, Any] = {}
+    if mode not in (None, ""):
+        if mode not in RECALL_MODES:
+            raise ValidationFailed.field("mode", f"one of {', '.join(RECALL_MODES)}")
+        out["mode"] = mode
+    for name, value, top in (("k", k, MAX_K), ("token_budget", token_budget, MAX_TOKEN_BUDGET)):
+        if value in (None, ""):
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
+            raise ValidationFailed.field(name, f"an integer from 1 to {top}")
+        out[name] = value
+    if now not in (None, ""):
+        parsed = parse_datetime(now) if isinstance(now, str) else None
+        if parsed is None or parsed.tzinfo is None:
+            raise ValidationFailed.field("now", "an ISO 8601 date-time with a time zone")
+        out["now"] = parsed
+    if channels not in (None, "", []):
+        allowed = {"text", "vector", "activation"}
+        if not isinstance(channels, list) or not channels or not set(channels) <= allowed:
+            raise ValidationFailed.field("channels", "a list drawn from text, vector, activation")
+        out["channels"] = frozenset(channels)
+    return out

@@ -23,7 +23,7 @@ from memory.core.extract import extract_schema
 from memory.core.hebbian import reinforce
 from memory.core.text import estimate_tokens, lemma
 from memory.models import Engram, EngramCue, Network
-from memory.services.graph import cue_counts_subtract, cues_upsert, edges_reinforce, edges_weaken
+from memory.services.graph import cues_upsert, edges_reinforce, engram_link, engram_unlink
 from memory.services.inputs import EngramInput
 from memory.services.networks import network_for_write
 from tenants.models import Tenant
@@ -143,10 +143,10 @@ def _remember(
                                  after={"strength": engram.strength}))  # fmt: skip
         elif action == "update" and engram is not None:
             before = snapshot(engram)
-            _unlink(network, engram)
-            _apply(engram, item, display, now)
+            engram_unlink(network, engram)
+            apply_input(engram, item, display, now)
             engram.save()
-            _link(network, engram, lemmas, cue_ids)
+            engram_link(network, engram, lemmas, cue_ids)
             reinforced_schemas.append(lemmas)
             changed_ids.append(engram.pk)
             outcomes.append(Outcome(index, engram.pk, engram.external_id, "updated"))
@@ -154,7 +154,7 @@ def _remember(
                                  after=snapshot(engram)))  # fmt: skip
         else:
             engram = Engram(tenant=tenant, network=network, source=source, created_at=now)
-            _apply(engram, item, display, now)
+            apply_input(engram, item, display, now)
             created.append((index, engram))
             reinforced_schemas.append(lemmas)
 
@@ -173,7 +173,7 @@ def _remember(
     edges = edges_reinforce(network, reinforced_schemas, _all_cue_ids(network, cue_ids, schemas))
     audit_record_many(audits)
     if changed_ids:
-        _queue_embedding(tenant.pk, network.pk, changed_ids)
+        queue_embedding(tenant.pk, network.pk, changed_ids)
     return RememberResult(network, sorted(outcomes, key=lambda o: o.index), edges)
 
 
@@ -216,7 +216,7 @@ def _plan(
     return plan
 
 
-def _apply(engram: Engram, item: EngramInput, display: list[str], now: Any) -> None:
+def apply_input(engram: Engram, item: EngramInput, display: list[str], now: Any) -> None:
     engram.content = item.content
     engram.schema = display
     engram.type = item.type
@@ -231,26 +231,6 @@ def _apply(engram: Engram, item: EngramInput, display: list[str], now: Any) -> N
     engram.embedding = None
     engram.embedding_model = ""
     engram.updated_at = now
-
-
-def _unlink(network: Network, engram: Engram) -> None:
-    """Take an engram's schema out of the graph: edges weakened, cue counts lowered."""
-    links = list(EngramCue.objects.filter(tenant_id=network.tenant_id, engram=engram)
-                 .select_related("cue").order_by("position"))  # fmt: skip
-    if not links:
-        return
-    lemmas = [link.cue.lemma for link in links]
-    edges_weaken(network, [lemmas], {link.cue.lemma: link.cue_id for link in links})
-    cue_counts_subtract(network, Counter(link.cue_id for link in links))
-    EngramCue.objects.filter(tenant_id=network.tenant_id, engram=engram).delete()
-
-
-def _link(network: Network, engram: Engram, lemmas: list[str], cue_ids: dict[str, int]) -> None:
-    EngramCue.objects.bulk_create([
-        EngramCue(tenant_id=network.tenant_id, network=network, engram=engram,
-                  cue_id=cue_ids[key], position=position)
-        for position, key in enumerate(lemmas)
-    ])  # fmt: skip
 
 
 def _all_cue_ids(
@@ -279,7 +259,7 @@ def _audit(
     )  # fmt: skip
 
 
-def _queue_embedding(tenant_id: int, network_id: int, ids: list[int]) -> None:
+def queue_embedding(tenant_id: int, network_id: int, ids: list[int]) -> None:
     from memory.tasks import embed_engrams
 
     transaction.on_commit(

@@ -55,7 +55,8 @@ class MissingScope(exceptions.PermissionDenied):
 
 
 class HasRequiredScope(BasePermission):
-    """The key must carry the view's ``required_scope`` (None: any valid key)."""
+    """The key must carry the view's ``required_scope`` (None: any valid key); a view whose scope
+    depends on the method defines ``get_required_scope()``."""
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         key = request.auth
@@ -63,7 +64,8 @@ class HasRequiredScope(BasePermission):
             raise exceptions.NotAuthenticated(
                 "send an API key: 'Authorization: Bearer <api key>'", code="not_authenticated"
             )
-        scope = getattr(view, "required_scope", "read")
+        chooser = getattr(view, "get_required_scope", None)
+        scope = chooser() if chooser is not None else getattr(view, "required_scope", "read")
         if scope is not None and scope not in key.scopes:
             raise MissingScope(f"this API key lacks the '{scope}' scope")
         return True

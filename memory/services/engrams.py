@@ -1,0 +1,85 @@
+"""Editing and deleting engrams by hand (dashboard, REST, MCP ``forget``), audited with history."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from audit.actors import Actor
+from audit.services import audit_record
+from config.errors import Conflict, ValidationFailed
+from memory.models import Engram
+from memory.services.graph import cues_upsert, edges_reinforce, engram_link, engram_unlink
+from memory.services.inputs import engram_input
+from memory.services.remember import apply_input, queue_embedding, schema_of, snapshot
+from tenants.models import Tenant
+
+EDITABLE = ("content", "schema", "type", "strength", "importance", "metadata", "occurred_at")
+
+
+def engram_update(
+    *, tenant: Tenant, actor: Actor, engram: Engram, changes: dict[str, Any]
+) -> Engram:
+    """Change some fields. New content or schema re-files the engram under its new cues: the old
+    edges are weakened, the new ones reinforced, and the embedding is recomputed."""
+    unknown = sorted(set(changes) - set(EDITABLE))
+    if unknown:
+        raise ValidationFailed.field(unknown[0], "cannot be changed (or is not a field)")
+    with transaction.atomic():
+        locked = Engram.objects.select_for_update().get(tenant=tenant, pk=engram.pk)
+        if locked.status in {Engram.Status.DELETED, Engram.Status.ERASED}:
+            raise Conflict("This memory was deleted; it cannot be edited.")
+        before = snapshot(locked)
+        merged = {key: before[key] for key in EDITABLE} | changes
+        if "content" in changes and "schema" not in changes:
+            merged["schema"] = None  # new words: derive the schema again
+        merged["external_id"] = locked.external_id
+        item = engram_input(0, merged)
+        display, lemmas = schema_of(item)
+        refile = item.content != locked.content or display != list(locked.schema)
+        status, network = locked.status, locked.network
+        vector, model = locked.embedding, locked.embedding_model
+        if refile:
+            engram_unlink(network, locked)
+        apply_input(locked, item, display, timezone.now())
+        locked.status = status  # editing does not change moderation state
+        if not refile:  # the same words keep their vector
+            locked.embedding, locked.embedding_model = vector, model
+        locked.save()
+        if refile:
+            cue_ids = cues_upsert(network, dict(zip(lemmas, display, strict=True)), Counter(lemmas))
+            engram_link(network, locked, lemmas, cue_ids)
+            edges_reinforce(network, [lemmas], cue_ids)
+            queue_embedding(tenant.pk, network.pk, [locked.pk])
+        after = snapshot(locked)
+        if after != before:
+            audit_record(
+                tenant_id=tenant.pk, actor=actor, verb="engram.update", target_type="engram",
+                target_id=locked.pk, target_label=locked.content[:200],
+                before={k: v for k, v in before.items() if after[k] != v},
+                after={k: v for k, v in after.items() if before[k] != v},
+            )  # fmt: skip
+    return locked
+
+
+def engram_delete(*, tenant: Tenant, actor: Actor, engram: Engram) -> Engram:
+    """Soft delete: the engram leaves recall and the graph (edges weakened, cue counts lowered);
+    the row and its history stay."""
+    with transaction.atomic():
+        locked = Engram.objects.select_for_update().get(tenant=tenant, pk=engram.pk)
+        if locked.status == Engram.Status.DELETED:
+            return locked
+        before = {"status": locked.status}
+        engram_unlink(locked.network, locked)
+        locked.status = Engram.Status.DELETED
+        locked.updated_at = timezone.now()
+        locked.save(update_fields=["status", "updated_at"])
+        audit_record(
+            tenant_id=tenant.pk, actor=actor, verb="engram.delete", target_type="engram",
+            target_id=locked.pk, target_label=locked.content[:200], before=before,
+            after={"status": locked.status},
+        )  # fmt: skip
+    return locked

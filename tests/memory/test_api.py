@@ -1,0 +1,151 @@
+"""Memory over REST: remember, recall, prime, networks, engrams — scopes and tenant isolation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.conftest import bearer
+from tests.factories import Cast, make_key
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(cast: Cast, *scopes: str, other: bool = False) -> APIClient:
+    _, secret = make_key(cast.other if other else cast.tenant, scopes=scopes or ("read", "write"))
+    return bearer(APIClient(), secret)
+
+
+def remember(api: APIClient, engrams: list[dict[str, Any]], **extra: Any) -> Any:
+    return api.post("/api/v1/remember", {"engrams": engrams, **extra}, format="json")
+
+
+def test_remember_then_recall_over_rest(cast: Cast) -> None:
+    api = client_for(cast)
+    stored = remember(api, [{"content": "Redis listens on 6379", "schema": ["Redis", "port"]}])
+    assert stored.status_code == 201
+    assert stored.json()["created"] == 1 and stored.json()["network"] == "default"
+    mind = api.post("/api/v1/recall", {"query": "redis"}, format="json").json()
+    assert mind["engrams"][0]["content"] == "Redis listens on 6379"
+    assert mind["engrams"][0]["why"]["channels"]
+    assert {"id", "external_id", "metadata", "score", "type"} <= set(mind["engrams"][0])
+    assert mind["context_tokens"] > 0 and mind["took_ms"] >= 0
+    assert any(c["word"] == "port" for c in mind["cues"])
+
+
+def test_role_maps_to_its_own_network(cast: Cast) -> None:
+    api = client_for(cast)
+    remember(api, [{"content": "Use active voice", "schema": ["voice"]}], role="writer")
+    assert api.post("/api/v1/recall", {"query": "voice"}, format="json").json()["engrams"] == []
+    mind = api.post("/api/v1/recall", {"query": "voice", "role": "writer"}, format="json").json()
+    assert mind["network"] == "role:writer" and len(mind["engrams"]) == 1
+
+
+def test_a_read_key_may_recall_but_not_remember(cast: Cast) -> None:
+    reader = client_for(cast, "read")
+    response = remember(reader, [{"content": "x"}])
+    assert response.status_code == 403 and response.json()["error"]["code"] == "missing_scope"
+    assert reader.post("/api/v1/recall", {"query": "x"}, format="json").status_code == 200
+    writer = client_for(cast, "write")
+    assert writer.post("/api/v1/recall", {"query": "x"}, format="json").status_code == 403
+
+
+def test_bad_engrams_are_400_with_the_field_named(cast: Cast) -> None:
+    api = client_for(cast)
+    response = remember(api, [{"content": "ok"}, {"content": "x", "strength": 3}])
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "validation_error" and "engrams[1].strength" in error["fields"]
+    assert api.get("/api/v1/networks/").json()["networks"] == []  # nothing written
+    bad_mode = api.post("/api/v1/recall", {"query": "x", "mode": "wild"}, format="json")
+    assert bad_mode.status_code == 400 and "mode" in bad_mode.json()["error"]["fields"]
+    bad_net = remember(api, [{"content": "x"}], network="Has Spaces")
+    assert bad_net.status_code == 400 and "network" in bad_net.json()["error"]["fields"]
+
+
+def test_remembering_the_same_external_id_twice_changes_nothing(cast: Cast) -> None:
+    api = client_for(cast)
+    batch = [{"content": "Prefers tea", "external_id": "pref:tea"}]
+    first = remember(api, batch).json()
+    second = remember(api, batch).json()
+    assert second["unchanged"] == 1 and second["engrams"][0]["id"] == first["engrams"][0]["id"]
+
+
+def test_engrams_list_get_patch_delete_and_history(cast: Cast) -> None:
+    api = client_for(cast)
+    engram_id = remember(api, [{"content": "Standup at 9", "schema": ["standup"]}]).json()[
+        "engrams"
+    ][0]["id"]
+    listed = api.get("/api/v1/engrams", {"network": "default"}).json()
+    assert [e["id"] for e in listed["engrams"]] == [engram_id]
+    patched = api.patch(f"/api/v1/engrams/{engram_id}", {"content": "Standup at 10"},
+                        format="json")  # fmt: skip
+    assert patched.status_code == 200 and patched.json()["content"] == "Standup at 10"
+    assert api.post("/api/v1/recall", {"query": "standup"}, format="json").json()["engrams"][0][
+        "content"
+    ] == "Standup at 10"
+    deleted = api.delete(f"/api/v1/engrams/{engram_id}")
+    assert deleted.json()["status"] == "deleted"
+    assert api.post("/api/v1/recall", {"query": "standup"}, format="json").json()["engrams"] == []
+    verbs = [e["verb"] for e in api.get(f"/api/v1/engrams/{engram_id}/history").json()["events"]]
+    assert verbs == ["engram.delete", "engram.update", "engram.create"]
+    assert api.get("/api/v1/engrams", {"status": "deleted"}).json()["engrams"][0]["id"] == engram_id
+
+
+def test_patching_unknown_or_bad_fields_is_400(cast: Cast) -> None:
+    api = client_for(cast)
+    engram_id = remember(api, [{"content": "x"}]).json()["engrams"][0]["id"]
+    for body, field in (({"colour": "red"}, "colour"), ({"type": "NOPE"}, "engrams[0].type")):
+        response = api.patch(f"/api/v1/engrams/{engram_id}", body, format="json")
+        assert response.status_code == 400 and field in response.json()["error"]["fields"]
+
+
+def test_another_tenants_engrams_and_networks_are_404(cast: Cast) -> None:
+    ours = client_for(cast)
+    engram_id = remember(ours, [{"content": "secret plan"}], network="plans").json()["engrams"][0][
+        "id"
+    ]
+    theirs = client_for(cast, "read", "write", other=True)
+    for response in (
+        theirs.get(f"/api/v1/engrams/{engram_id}"),
+        theirs.patch(f"/api/v1/engrams/{engram_id}", {"content": "pwned"}, format="json"),
+        theirs.delete(f"/api/v1/engrams/{engram_id}"),
+        theirs.get(f"/api/v1/engrams/{engram_id}/history"),
+        theirs.get("/api/v1/networks/plans"),
+        theirs.get("/api/v1/engrams", {"network": "plans"}),
+    ):
+        assert response.status_code == 404, response.content
+    assert theirs.get("/api/v1/networks/").json()["networks"] == []
+    mind = theirs.post("/api/v1/recall", {"query": "secret plan", "network": "plans"},
+                       format="json").json()  # fmt: skip
+    assert mind["engrams"] == []
+    assert ours.get(f"/api/v1/engrams/{engram_id}").json()["content"] == "secret plan"
+
+
+def test_networks_list_their_counts(cast: Cast) -> None:
+    api = client_for(cast)
+    remember(api, [{"content": "a b c", "schema": ["a1", "b1", "c1"]}], network="n1")
+    networks = api.get("/api/v1/networks/").json()["networks"]
+    assert networks == [{"key": "n1", "engrams": 1, "cues": 3, "edges": 6,
+                         "created_at": networks[0]["created_at"]}]  # fmt: skip
+    assert api.get("/api/v1/networks/n1").json()["cues"] == 3
+
+
+def test_prime_over_rest(cast: Cast) -> None:
+    api = client_for(cast)
+    remember(api, [{"content": f"coffee fact {i}", "schema": ["coffee", f"x{i}"]} for i in range(3)])
+    primed = api.post("/api/v1/prime", {}, format="json").json()
+    assert primed["cues"][0]["word"] == "coffee" and primed["engrams"]
+
+
+@pytest.mark.parametrize("rows", [3, 30])
+def test_the_engram_list_runs_a_fixed_number_of_queries(
+    cast: Cast, django_assert_num_queries: Any, rows: int
+) -> None:
+    api = client_for(cast)
+    remember(api, [{"content": f"fact {i}"} for i in range(rows)])
+    api.get("/api/v1/engrams")  # touches the key once
+    with django_assert_num_queries(7):
+        assert len(api.get("/api/v1/engrams", {"limit": 50}).json()["engrams"]) == rows
