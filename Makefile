@@ -12,7 +12,7 @@ PY_STAMP := $(VENV)/.installed
 ASSETS_STAMP := frontend/static/vendor/.installed
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint browser clean
+.PHONY: help install run test lint fmt browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
@@ -51,6 +51,10 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy memory/core
+
+fmt: install
+	$(VENV)/bin/ruff format -q .
+	$(VENV)/bin/ruff check -q --fix .
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/static/vendor var/test

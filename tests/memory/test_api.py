@@ -83,9 +83,12 @@ def test_engrams_list_get_patch_delete_and_history(cast: Cast) -> None:
     patched = api.patch(f"/api/v1/engrams/{engram_id}", {"content": "Standup at 10"},
                         format="json")  # fmt: skip
     assert patched.status_code == 200 and patched.json()["content"] == "Standup at 10"
-    assert api.post("/api/v1/recall", {"query": "standup"}, format="json").json()["engrams"][0][
-        "content"
-    ] == "Standup at 10"
+    assert (
+        api.post("/api/v1/recall", {"query": "standup"}, format="json").json()["engrams"][0][
+            "content"
+        ]
+        == "Standup at 10"
+    )
     deleted = api.delete(f"/api/v1/engrams/{engram_id}")
     assert deleted.json()["status"] == "deleted"
     assert api.post("/api/v1/recall", {"query": "standup"}, format="json").json()["engrams"] == []
@@ -135,7 +138,8 @@ def test_networks_list_their_counts(cast: Cast) -> None:
 
 def test_prime_over_rest(cast: Cast) -> None:
     api = client_for(cast)
-    remember(api, [{"content": f"coffee fact {i}", "schema": ["coffee", f"x{i}"]} for i in range(3)])
+    facts = [{"content": f"coffee fact {i}", "schema": ["coffee", f"x{i}"]} for i in range(3)]
+    remember(api, facts)
     primed = api.post("/api/v1/prime", {}, format="json").json()
     assert primed["cues"][0]["word"] == "coffee" and primed["engrams"]
 
