@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mcp.server.mcpserver.exceptions import ToolError
+
 from audit.actors import Actor
 from config.errors import PermissionDenied
 
@@ -31,8 +33,11 @@ class Principal:
         )  # fmt: skip
 
     def require(self, scope: str) -> None:
+        """Refuse the tool call (as a tool error the agent reads) without the scope."""
         if scope not in self.scopes:
-            raise PermissionDenied(f"this API key lacks the '{scope}' scope", code="missing_scope")
+            raise ToolError(
+                f"This API key lacks the '{scope}' scope; ask a workspace admin for a key with it."
+            )
 
 
 def principal_from(ctx: Any) -> Principal:

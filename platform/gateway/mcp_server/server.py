@@ -1,20 +1,20 @@
-"""The MCP server and its tools. Tools are thin: resolve the principal, call a service or selector.
-
-Every tool answer is text an agent can act on, ending with a short "next steps" hint.
-"""
+"""The MCP server. Tools (gateway.mcp_server.tools) are thin: resolve the principal, call a
+service or selector, and answer with text an agent can act on plus a "next steps" hint."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp
 
-from gateway.mcp_server.principal import principal_from
+from gateway.mcp_server.tools import account, memory
 
 INSTRUCTIONS = (
-    "Mnemo is this workspace's long-term memory. Call `whoami` to see which workspace and "
-    "permissions this connection has."
+    "Mnemo is this workspace's long-term memory. At the start of a session call `prime`; before "
+    "answering, `recall` with the key words of the task; before finishing, `remember` what is "
+    "worth keeping (facts as ATOMIC, relations as LINK, procedures as PATTERN). `whoami` shows "
+    "the workspace and permissions of this connection."
 )
 
 server = MCPServer(
@@ -25,26 +25,8 @@ server = MCPServer(
 )
 
 
-def next_steps(*steps: str) -> str:
-    return "\n\nNext steps:\n" + "\n".join(f"- {step}" for step in steps)
-
-
-@server.tool(
-    name="whoami",
-    description="Show the workspace (tenant) and API key scopes of this MCP connection.",
-)
-async def whoami(ctx: Context) -> str:
-    principal = principal_from(ctx)
-    scopes = ", ".join(principal.scopes) or "none"
-    return (
-        f"Workspace: {principal.tenant_name} (slug `{principal.tenant_slug}`)\n"
-        f"API key: {principal.key_name} (prefix {principal.key_prefix})\n"
-        f"Scopes: {scopes}"
-        + next_steps(
-            f"Manage keys and members at {settings.PUBLIC_URL}/t/{principal.tenant_slug}/",
-            "REST reference: " + f"{settings.PUBLIC_URL}/api/v1/docs/",
-        )
-    )
+account.register(server)
+memory.register(server)
 
 
 def transport_security() -> TransportSecuritySettings:

@@ -1,0 +1,1 @@
+"""MCP tools, one module per area; each module has ``register(server)``."""

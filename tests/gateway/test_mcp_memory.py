@@ -1,0 +1,102 @@
+"""remember, recall and prime through the real mcp client over HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.factories import make_cast, make_key
+from tests.gateway.test_mcp import run
+
+
+async def _calls(url: str, secret: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {secret}"})
+    async with Client(streamable_http_client(url, http_client=http)) as client:
+        return [await client.call_tool(name, args) for name, args in calls]
+
+
+def calls(url: str, secret: str, *items: tuple[str, dict[str, Any]]) -> list[Any]:
+    return run(_calls(url, secret, list(items)))
+
+
+def text(result: Any) -> str:
+    return str(result.content[0].text)
+
+
+ENGRAMS = [
+    {
+        "content": "Redis listens on port 6379",
+        "schema": "Redis\nport\n6379",
+        "strength": 0.9,
+        "type": "ATOMIC",
+    },
+    {
+        "content": "Deploy: build, test, then tag the release",
+        "schema": ["deploy", "build", "tag"],
+        "type": "PATTERN",
+    },
+]
+
+
+def test_an_agent_remembers_recalls_and_primes_over_mcp(live_url: str) -> None:
+    cast = make_cast()
+    _, secret = make_key(cast.tenant)
+    url = f"{live_url}/t/acme/mcp"
+    stored, recalled, typo, primed = calls(
+        url,
+        secret,
+        ("remember", {"role": "devops", "engrams": ENGRAMS}),
+        ("recall", {"role": "devops", "query": "redis port"}),
+        ("recall", {"role": "devops", "query": "reddis"}),
+        ("prime", {"role": "devops"}),
+    )
+    assert not stored.is_error and "2 created" in text(stored) and "role:devops" in text(stored)
+    assert "Redis listens on port 6379" in text(recalled) and "Next steps" in text(recalled)
+    assert "Redis listens on port 6379" in text(typo)  # not a cue, still found
+    assert not primed.is_error and "Primed" in text(primed)
+
+
+def test_roles_keep_their_memories_apart(live_url: str) -> None:
+    cast = make_cast()
+    _, secret = make_key(cast.tenant)
+    url = f"{live_url}/t/acme/mcp"
+    _, other_role, same_role = calls(
+        url,
+        secret,
+        ("remember", {"role": "writer", "engrams": [{"content": "Prefer the active voice"}]}),
+        ("recall", {"role": "coder", "query": "active voice"}),
+        ("recall", {"role": "writer", "query": "active voice"}),
+    )
+    assert "nothing found" in text(other_role)
+    assert "Prefer the active voice" in text(same_role)
+
+
+def test_tenants_never_see_each_others_memories(live_url: str) -> None:
+    cast = make_cast()
+    _, ours = make_key(cast.tenant)
+    _, theirs = make_key(cast.other)
+    calls(
+        f"{live_url}/t/acme/mcp",
+        ours,
+        ("remember", {"engrams": [{"content": "Acme launch code is tulip"}]}),
+    )
+    (result,) = calls(
+        f"{live_url}/t/globex/mcp", theirs, ("recall", {"query": "launch code tulip"})
+    )
+    assert "nothing found" in text(result) and "Acme launch" not in text(result)
+
+
+def test_scopes_and_bad_input_come_back_as_tool_errors(live_url: str) -> None:
+    cast = make_cast()
+    _, reader = make_key(cast.tenant, scopes=("read",))
+    _, writer = make_key(cast.tenant, scopes=("read", "write"))
+    url = f"{live_url}/t/acme/mcp"
+    (denied,) = calls(url, reader, ("remember", {"engrams": [{"content": "x"}]}))
+    assert denied.is_error and "write" in text(denied)
+    (bad,) = calls(url, writer, ("remember", {"engrams": [{"content": "x", "strength": 7}]}))
+    assert bad.is_error and "strength" in text(bad)
+    (empty,) = calls(url, writer, ("remember", {"engrams": [{"content": "   "}]}))
+    assert empty.is_error and "content" in text(empty)
