@@ -103,6 +103,7 @@ class Edge(models.Model):
     weight = models.FloatField()
     count = models.IntegerField(default=1)
     last_reinforced_at = models.DateTimeField(default=timezone.now)
+    decayed_at = models.DateTimeField(default=timezone.now)  # decay applied up to here
 
     class Meta:
         constraints = [

@@ -18,3 +18,32 @@ def embed_engrams(self: object, tenant_id: int, network_id: int, engram_ids: lis
 
     with rls.tenant_scope(tenant_id):
         return embed_missing(tenant_id=tenant_id, network_id=network_id, engram_ids=engram_ids)
+
+
+def _each_network(work: str) -> dict[str, int]:
+    """Run a maintenance service on every network of every tenant, each in its own scope."""
+    from memory.models import Network
+    from memory.services import maintenance
+    from tenants.models import Tenant
+
+    totals: dict[str, int] = {}
+    for tenant_id in Tenant.objects.values_list("pk", flat=True):
+        with rls.tenant_scope(tenant_id):
+            networks = list(Network.objects.filter(tenant_id=tenant_id))
+        for network in networks:
+            with rls.tenant_scope(tenant_id):
+                result = getattr(maintenance, work)(network=network)
+            values = result if isinstance(result, tuple) else (result,)
+            for index, value in enumerate(values):
+                totals[f"{work}[{index}]"] = totals.get(f"{work}[{index}]", 0) + value
+    return totals
+
+
+@shared_task(acks_late=True)
+def decay_edges() -> dict[str, int]:
+    return _each_network("network_decay")
+
+
+@shared_task(acks_late=True)
+def archive_cold_engrams() -> dict[str, int]:
+    return _each_network("network_archive_cold")

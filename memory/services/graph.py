@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from django.db import connection
 from django.utils import timezone
 
-from memory.core.hebbian import MAX_OUT_DEGREE, PRUNE_BELOW, edge_uses
+from memory.core.hebbian import HALF_LIFE_DAYS, MAX_OUT_DEGREE, PRUNE_BELOW, edge_uses
 from memory.models import Engram, EngramCue, Network
 
 
@@ -73,25 +73,42 @@ def _edge_rows(
 
 
 def edges_reinforce(network: Network, schemas: list[list[str]], cue_ids: dict[str, int]) -> int:
-    """Hebbian reinforcement along each schema: ``w ← 1 − (1 − w)(1 − fresh)``. Returns edges."""
+    """Hebbian reinforcement along each schema: ``w ← 1 − (1 − w')(1 − fresh)`` where ``w'`` is
+    the weight after the decay it is owed since last decayed or reinforced. Returns edges."""
     rows = _edge_rows(schemas, cue_ids)
     if not rows:
         return 0
     sources, targets, kinds, fresh, times = (list(column) for column in zip(*rows, strict=True))
+    now = timezone.now()
     with connection.cursor() as cursor:
         cursor.execute(
             """
             INSERT INTO memory_edge (tenant_id, network_id, source_id, target_id, kind, weight,
-                                     count, last_reinforced_at)
-            SELECT %s, %s, s, t, k, w, n, %s
+                                     count, last_reinforced_at, decayed_at)
+            SELECT %s, %s, s, t, k, w, n, %s, %s
               FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::float8[], %s::int[])
                    AS e(s, t, k, w, n)
             ON CONFLICT (tenant_id, network_id, source_id, target_id, kind) DO UPDATE
-            SET weight = 1 - (1 - memory_edge.weight) * (1 - EXCLUDED.weight),
+            SET weight = 1 - (1 - memory_edge.weight * power(0.5, greatest(extract(epoch FROM
+                        EXCLUDED.last_reinforced_at - greatest(memory_edge.decayed_at,
+                        memory_edge.last_reinforced_at)), 0) / 86400.0 / %s))
+                        * (1 - EXCLUDED.weight),
                 count = memory_edge.count + EXCLUDED.count,
-                last_reinforced_at = EXCLUDED.last_reinforced_at
+                last_reinforced_at = EXCLUDED.last_reinforced_at,
+                decayed_at = EXCLUDED.decayed_at
             """,
-            [network.tenant_id, network.pk, timezone.now(), sources, targets, kinds, fresh, times],
+            [
+                network.tenant_id,
+                network.pk,
+                now,
+                now,
+                sources,
+                targets,
+                kinds,
+                fresh,
+                times,
+                HALF_LIFE_DAYS,
+            ],
         )
     _bound_out_degree(network, sorted(set(sources)))
     return len(rows)

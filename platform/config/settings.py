@@ -152,6 +152,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = f"mnemo-{PROFILE}"
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BEAT_SCHEDULE = {
+    "memory-decay-edges": {"task": "memory.tasks.decay_edges", "schedule": 6 * 3600},
+    "memory-archive-cold": {"task": "memory.tasks.archive_cold_engrams", "schedule": 24 * 3600},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,0 +1,84 @@
+"""Periodic upkeep (Celery beat): edges fade when unused, cold unimportant memories retire.
+
+Decay is idempotent whatever the schedule: each run decays an edge by the time since it was
+last decayed or reinforced, whichever is later, with the Hebbian half-life.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import connection
+from django.db.models import Q
+from django.utils import timezone
+
+from audit.actors import Actor
+from audit.services import audit_record
+from memory.core.hebbian import HALF_LIFE_DAYS, PRUNE_BELOW
+from memory.models import Engram, Network
+from memory.services.graph import engram_unlink
+
+ARCHIVE_AFTER_DAYS = 180
+ARCHIVE_BELOW = 0.3  # both strength and importance under this
+ARCHIVE_BATCH = 500
+MAINTENANCE = Actor.system("maintenance")
+
+
+def network_decay(*, network: Network, half_life_days: float = HALF_LIFE_DAYS) -> tuple[int, int]:
+    """Decay the network's idle edges and prune those that faded out. Returns (decayed, pruned)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE memory_edge
+               SET weight = weight * power(0.5, extract(epoch FROM
+                       (now() - greatest(decayed_at, last_reinforced_at))) / 86400.0 / %s),
+                   decayed_at = now()
+             WHERE tenant_id = %s AND network_id = %s
+               AND greatest(decayed_at, last_reinforced_at) < now() - interval '1 hour'
+            """,
+            [half_life_days, network.tenant_id, network.pk],
+        )
+        decayed = cursor.rowcount
+        cursor.execute(
+            "DELETE FROM memory_edge WHERE tenant_id = %s AND network_id = %s AND weight < %s",
+            [network.tenant_id, network.pk, PRUNE_BELOW],
+        )
+        return decayed, cursor.rowcount
+
+
+def network_archive_cold(*, network: Network) -> int:
+    """Retire memories nobody used for ARCHIVE_AFTER_DAYS that are weak and unimportant: they
+    leave recall and the graph but stay listed (status archived), with an audit entry each."""
+    cutoff = timezone.now() - timedelta(days=ARCHIVE_AFTER_DAYS)
+    cold = (
+        Engram.objects.filter(
+            tenant_id=network.tenant_id,
+            network=network,
+            status=Engram.Status.ACTIVE,
+            strength__lt=ARCHIVE_BELOW,
+            importance__lt=ARCHIVE_BELOW,
+        )
+        .filter(
+            Q(last_recalled_at__lt=cutoff) | Q(last_recalled_at__isnull=True, created_at__lt=cutoff)
+        )
+        .select_for_update(skip_locked=True)
+        .order_by("id")[:ARCHIVE_BATCH]
+    )
+    archived = 0
+    for engram in cold:
+        engram_unlink(network, engram)
+        engram.status = Engram.Status.ARCHIVED
+        engram.updated_at = timezone.now()
+        engram.save(update_fields=["status", "updated_at"])
+        audit_record(
+            tenant_id=network.tenant_id,
+            actor=MAINTENANCE,
+            verb="engram.archive",
+            target_type="engram",
+            target_id=engram.pk,
+            target_label=engram.content[:200],
+            before={"status": "active"},
+            after={"status": "archived"},
+        )
+        archived += 1
+    return archived
