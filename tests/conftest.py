@@ -144,7 +144,7 @@ def live_url(asgi_server: str, transactional_db: None) -> str:
     return asgi_server
 
 
-def test_database_url() -> str:
+def database_url_for_processes() -> str:
     db = settings.DATABASES["default"]
     auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     if str(db["HOST"]).startswith("/"):
@@ -160,7 +160,7 @@ def celery_worker(transactional_db: None, tmp_path: Path) -> Iterator[Path]:
     mail_dir = tmp_path / "mail"
     env = {
         **os.environ,
-        "DATABASE_URL": test_database_url(),
+        "DATABASE_URL": database_url_for_processes(),
         "REDIS_URL": settings.REDIS_URL,
         "MAIL_BACKEND": "file",
         "MAIL_FILE_PATH": str(mail_dir),

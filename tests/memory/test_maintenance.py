@@ -17,6 +17,12 @@ from tests.memory.test_recall import recall, store
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def tenant_active(cast: Cast) -> None:
+    """Direct ORM reads in these tests see the cast's tenant (services restore it after use)."""
+    rls.activate(tenant_id=cast.tenant.pk)
+
+
 def age_edges(cast: Cast, days: float) -> None:
     past = timezone.now() - timedelta(days=days)
     Edge.objects.filter(tenant=cast.tenant).update(last_reinforced_at=past, decayed_at=past)

@@ -17,35 +17,63 @@ from tenants import rls
 from tests.factories import Cast
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def tenant_active(cast: Cast) -> None:
+    """Direct ORM reads in these tests see the cast's tenant (services restore it after use)."""
+    rls.activate(tenant_id=cast.tenant.pk)
+
+
 ACTOR = Actor.system("tests")
 
 FACTS = [
     {"content": "Redis listens on port 6379 by default", "schema": ["Redis", "port", "6379"]},
-    {"content": "The staging database is Postgres 18 with pgvector",
-     "schema": ["staging", "database", "Postgres", "pgvector"]},
-    {"content": "Deploys go out on Fridays after the review",
-     "schema": ["deploy", "Friday", "review"]},
+    {
+        "content": "The staging database is Postgres 18 with pgvector",
+        "schema": ["staging", "database", "Postgres", "pgvector"],
+    },
+    {
+        "content": "Deploys go out on Fridays after the review",
+        "schema": ["deploy", "Friday", "review"],
+    },
     {"content": "Grace prefers dark roast coffee", "schema": ["Grace", "coffee", "dark roast"]},
-    {"content": "Login then select product then checkout", "type": "PATTERN",
-     "schema": ["login", "product", "checkout"]},
-]  # fmt: skip
+    {
+        "content": "Login then select product then checkout",
+        "type": "PATTERN",
+        "schema": ["login", "product", "checkout"],
+    },
+]
 
 
 def store(
     cast: Cast, raw: list[dict[str, object]], network: str = "default", embed: bool = True
 ) -> None:
-    rls.activate(tenant_id=cast.tenant.pk)
-    result = engrams_remember(tenant=cast.tenant, actor=ACTOR, network_key=network,
-                              items=engram_batch(raw), source="api")  # fmt: skip
-    if embed:
-        embed_missing(tenant_id=cast.tenant.pk, network_id=result.network.pk,
-                      engram_ids=[o.id for o in result.outcomes])  # fmt: skip
+    with rls.tenant_scope(cast.tenant.pk):
+        result = engrams_remember(
+            tenant=cast.tenant,
+            actor=ACTOR,
+            network_key=network,
+            items=engram_batch(raw),
+            source="api",
+        )
+        if embed:
+            embed_missing(
+                tenant_id=cast.tenant.pk,
+                network_id=result.network.pk,
+                engram_ids=[o.id for o in result.outcomes],
+            )
 
 
 def recall(cast: Cast, query: str | None, network: str = "default", **options: object):  # type: ignore[no-untyped-def]
-    rls.activate(tenant_id=cast.tenant.pk)
-    return network_recall(tenant=cast.tenant, actor=ACTOR, network_key=network, query=query,
-                          options=RecallOptions(**options))  # type: ignore[arg-type]  # fmt: skip
+    with rls.tenant_scope(cast.tenant.pk):
+        return network_recall(
+            tenant=cast.tenant,
+            actor=ACTOR,
+            network_key=network,
+            query=query,
+            options=RecallOptions(**options),
+        )  # type: ignore[arg-type]
 
 
 def contents(mind) -> list[str]:  # type: ignore[no-untyped-def]
@@ -110,8 +138,14 @@ def test_only_active_engrams_are_recalled(cast: Cast) -> None:
 
 
 def test_the_context_stays_within_the_token_budget(cast: Cast) -> None:
-    store(cast, [{"content": f"Fact {i} about the deploy pipeline and its many stages " * 3}
-                 for i in range(30)], embed=False)  # fmt: skip
+    store(
+        cast,
+        [
+            {"content": f"Fact {i} about the deploy pipeline and its many stages " * 3}
+            for i in range(30)
+        ],
+        embed=False,
+    )
     for budget in (20, 80, 400):
         mind = recall(cast, "deploy pipeline", k=30, token_budget=budget)
         assert mind.context_tokens <= budget
