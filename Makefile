@@ -11,13 +11,15 @@ PYTHON312 ?= $(shell for p in $$(ls -d $$HOME/.pyenv/versions/3.12*/bin/python3.
 PY_STAMP := $(VENV)/.installed
 ASSETS_STAMP := frontend/static/vendor/.installed
 PYTEST_ARGS ?=
+BENCH_ARGS ?=
 
-.PHONY: help install run test lint fmt browser clean
+.PHONY: help install run test lint fmt bench browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
 	@echo "make test   run the whole test suite against real services"
 	@echo "make lint   ruff + mypy"
+	@echo "make bench  recall/remember speed at 10k and 100k engrams vs baselines"
 
 $(PY):
 	@if [ -z "$(PYTHON312)" ]; then echo "Python 3.12 not found: install python3.12 (or pyenv install 3.12) and retry" >&2; exit 1; fi
@@ -46,6 +48,10 @@ run: install
 
 test: install browser
 	$(PY) -m config.embedded --profile test -- $(PY) -m pytest $(PYTEST_ARGS)
+
+# Speed over REST against baselines (see bench/recall.py); data kept in var/bench.
+bench: install
+	$(PY) -m config.embedded --profile bench -- $(PY) bench/recall.py $(BENCH_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

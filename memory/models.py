@@ -9,7 +9,7 @@ under (``EngramCue``), type, strength, importance, and the bookkeeping recall ne
 from __future__ import annotations
 
 from django.contrib.postgres.fields import ArrayField
-from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.contrib.postgres.indexes import GinIndex, GistIndex, OpClass
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import F, Q
@@ -59,8 +59,10 @@ class Cue(models.Model):
             )
         ]
         indexes = [
-            GinIndex(
-                "tenant", "network", OpClass("lemma", name="gin_trgm_ops"), name="cue_lemma_trgm"
+            # GiST, not GIN: nearest-trigram lookups (ORDER BY lemma <-> word LIMIT n) walk the
+            # tree instead of scoring every cue that shares a trigram.
+            GistIndex(
+                "tenant", "network", OpClass("lemma", name="gist_trgm_ops"), name="cue_lemma_trgm"
             ),
             models.Index(
                 fields=["tenant", "network", "-engram_count"], name="cue_tenant_network_degree"
@@ -115,8 +117,9 @@ class Edge(models.Model):
                 condition=Q(weight__gt=0) & Q(weight__lte=1), name="edge_weight_range"
             ),
         ]
+        # Out-edges are read through the unique index (tenant, network, source, ...): no index
+        # holds the weight, so reinforcement is a HOT update that rewrites no index.
         indexes = [
-            models.Index(fields=["tenant", "network", "source", "-weight"], name="edge_tenant_out"),
             models.Index(fields=["tenant", "network", "target"], name="edge_tenant_in"),
         ]
 
@@ -147,6 +150,8 @@ class Engram(models.Model):
     )
     content = models.TextField()
     schema = ArrayField(models.CharField(max_length=200), default=list, blank=True)
+    # Lemmas of the content's meaningful words, computed once at write time for ranking.
+    terms = ArrayField(models.CharField(max_length=200), default=list, blank=True)
     type = models.CharField(max_length=8, choices=Type.choices, default=Type.ATOMIC)
     strength = models.FloatField(default=0.5)
     importance = models.FloatField(default=0.5)
@@ -228,7 +233,10 @@ class EngramCue(models.Model):
             )
         ]
         indexes = [
-            models.Index(fields=["tenant", "network", "cue"], name="engramcue_tenant_cue"),
+            # The newest engrams of a cue first: activation reads a bounded number per cue.
+            models.Index(
+                F("tenant"), F("network"), F("cue"), F("engram").desc(), name="engramcue_tenant_cue"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 ETA_SEQUENCE = 0.30  # consecutive schema words: the strongest, directed association
 ETA_COOCCUR = 0.12  # within the window, both directions
-COOCCUR_WINDOW = 3
+COOCCUR_WINDOW = 2
 HALF_LIFE_DAYS = 45.0
 PRUNE_BELOW = 0.02
 MAX_OUT_DEGREE = 64

@@ -22,11 +22,13 @@ RECENCY_HALF_LIFE_DAYS = 30.0
 DUPLICATE_JACCARD = 0.8
 DUPLICATE_COSINE = 0.92
 
-# How much each channel counts towards relevance, per recall mode.
+# How much each kind of evidence counts towards relevance, per recall mode. "direct" is the share
+# of the query's cues (IDF-weighted) an engram is filed under; "associative" is energy that
+# reached its other cues by spreading — the part PromptX's network adds, strongest in creative.
 CHANNEL_WEIGHTS = {
-    "focused": {"text": 1.0, "vector": 0.9, "activation": 0.6},
-    "balanced": {"text": 1.0, "vector": 0.9, "activation": 0.8},
-    "creative": {"text": 0.8, "vector": 0.8, "activation": 1.0},
+    "focused": {"text": 0.85, "direct": 0.85, "vector": 0.7, "associative": 0.15},
+    "balanced": {"text": 0.8, "direct": 0.8, "vector": 0.7, "associative": 0.3},
+    "creative": {"text": 0.7, "direct": 0.7, "vector": 0.7, "associative": 0.55},
 }
 
 
@@ -41,9 +43,10 @@ class Candidate:
     access_count: int
     token_count: int
     lemmas: frozenset[str]
-    text: float = 0.0  # normalised text rank, [0, 1]
-    vector: float = 0.0  # cosine similarity, [0, 1]
-    activation: float = 0.0  # noisy-or of its cues' energies
+    text: float = 0.0  # query-word coverage and normalised text rank, [0, 1]
+    vector: float = 0.0  # rescaled cosine similarity, [0, 1]
+    direct: float = 0.0  # IDF-weighted share of the query's cues it is filed under
+    associative: float = 0.0  # noisy-or of spread energy on its other cues
     depth: int | None = None  # hops from a seed to its nearest activated cue
     channels: set[str] = field(default_factory=set)
     embedding: Sequence[float] | None = None
@@ -63,12 +66,14 @@ def _days(later: datetime, earlier: datetime | None) -> float:
 
 
 def relevance(c: Candidate, mode: str) -> float:
+    """Noisy-or of the weighted evidence: several channels agreeing beat any single one."""
     weights = CHANNEL_WEIGHTS.get(mode, CHANNEL_WEIGHTS["balanced"])
-    depth_factor = 1.0 if c.depth is None else 1.0 / (1.0 + 0.35 * c.depth)
+    depth_factor = 1.0 if not c.depth else 1.0 / (1.0 + 0.35 * (c.depth - 1))
     parts = (
         weights["text"] * c.text,
+        weights["direct"] * c.direct,
         weights["vector"] * c.vector,
-        weights["activation"] * c.activation * depth_factor,
+        weights["associative"] * c.associative * depth_factor,
     )
     miss = 1.0
     for part in parts:
@@ -106,8 +111,9 @@ def score(c: Candidate, *, mode: str, now: datetime) -> Scored:
     parts.update(
         relevance=round(rel, 4),
         text=round(c.text, 4),
+        direct=round(c.direct, 4),
         vector=round(c.vector, 4),
-        activation=round(c.activation, 4),
+        associative=round(c.associative, 4),
     )
     return Scored(c, round(total, 6), parts)
 

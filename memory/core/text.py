@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # A word: letters/digits joined by inner apostrophes, dots or dashes ("don't", "v1.2", "e-mail").
 WORD_RE = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*", re.UNICODE)
@@ -87,8 +88,9 @@ def _stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=200_000)
 def lemma(word: str) -> str:
-    """The normal form a cue is stored and matched under."""
+    """The normal form a cue is stored and matched under (cached: vocabularies repeat)."""
     word = nfkc(word).casefold().strip("'’.-")
     word = word.removesuffix("'s").removesuffix("’s")
     if " " in word:

@@ -16,7 +16,7 @@ from audit.actors import Actor
 from audit.services import audit_record
 from memory.core.hebbian import HALF_LIFE_DAYS, PRUNE_BELOW
 from memory.models import Engram, Network
-from memory.services.graph import engram_unlink
+from memory.services.graph import bound_out_degree, engram_unlink
 
 ARCHIVE_AFTER_DAYS = 180
 ARCHIVE_BELOW = 0.3  # both strength and importance under this
@@ -25,7 +25,8 @@ MAINTENANCE = Actor.system("maintenance")
 
 
 def network_decay(*, network: Network, half_life_days: float = HALF_LIFE_DAYS) -> tuple[int, int]:
-    """Decay the network's idle edges and prune those that faded out. Returns (decayed, pruned)."""
+    """Decay the network's idle edges, prune those that faded out and those beyond the
+    out-degree bound. Returns (decayed, pruned)."""
     with connection.cursor() as cursor:
         cursor.execute(
             """
@@ -43,7 +44,8 @@ def network_decay(*, network: Network, half_life_days: float = HALF_LIFE_DAYS) -
             "DELETE FROM memory_edge WHERE tenant_id = %s AND network_id = %s AND weight < %s",
             [network.tenant_id, network.pk, PRUNE_BELOW],
         )
-        return decayed, cursor.rowcount
+        pruned = cursor.rowcount
+    return decayed, pruned + bound_out_degree(network)
 
 
 def network_archive_cold(*, network: Network) -> int:

@@ -31,14 +31,14 @@ from memory.core.hebbian import base_level_activation
 from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
 from memory.core.ranking import Candidate, score, select
-from memory.core.text import content_lemmas, lemma
-from memory.models import Engram, Network
+from memory.core.text import content_lemmas
+from memory.models import Network
 from memory.services.networks import network_find
 from tenants.models import Tenant
 
 CHANNELS = frozenset({"text", "vector", "activation"})
-CANDIDATES_PER_CHANNEL = 150
-FUZZY_MIN = 0.3  # trigram similarity for a query word to count as a cue (pg_trgm default)
+CANDIDATES_PER_CHANNEL = 100
+FUZZY_MIN = 0.35  # trigram similarity for a query word to count as a cue
 SEMANTIC_MIN = 0.55  # cosine for a cue to be a semantic match of the query
 VECTOR_FLOOR = 0.2  # MiniLM cosine below this says "unrelated"
 PRIME_TTL_SECONDS = 30 * 60
@@ -66,11 +66,12 @@ def network_recall(
         return mind
     now = options.now or timezone.now()
     query = (query or "").strip() or None
-    seeds = _seeds(network, query, options) if query else _hub_seeds(network, now)
+    lemma_df: dict[str, int] = {}
+    seeds = _seeds(network, query, options, lemma_df) if query else _hub_seeds(network, now)
     for cue_id, energy in _take_prime(network, actor).items():
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
-    _run(network, mind, seeds, query, options, now)
+    _run(network, mind, seeds, query, options, now, lemma_df)
     _touch(network, mind, seeds, now)
     mind.took_ms = _ms(started)
     return mind
@@ -89,7 +90,7 @@ def network_prime(
         return mind
     now = timezone.now()
     options = RecallOptions(k=6, token_budget=token_budget, now=now)
-    _run(network, mind, _hub_seeds(network, now), None, options, now)
+    _run(network, mind, _hub_seeds(network, now), None, options, now, {})
     _store_prime(network, actor, {cue.id: cue.energy for cue in mind.cues})
     mind.took_ms = _ms(started)
     return mind
@@ -103,31 +104,37 @@ def _ms(started: float) -> float:
 
 
 def _seeds(
-    network: Network, query: str, options: RecallOptions
+    network: Network, query: str, options: RecallOptions, lemma_df: dict[str, int]
 ) -> dict[int, tuple[str, float, str]]:
     """{cue id: (word, energy, how)}: exact lemma matches, then trigram-fuzzy for the words that
-    are not cues, then the cues nearest to the query's embedding."""
+    are not cues, then the cues nearest to the query's embedding. Fills ``lemma_df`` with the
+    engram count of each query lemma (0 when it is no cue)."""
     terms = list(dict.fromkeys(content_lemmas(query)))
     seeds: dict[int, tuple[str, float, str]] = {}
+    lemma_df.update(dict.fromkeys(terms, 0))
     with connection.cursor() as cursor:
         if terms:
             cursor.execute(
-                "SELECT id, lemma, word FROM memory_cue WHERE tenant_id = %s AND network_id = %s "
-                "AND lemma = ANY(%s)",
+                "SELECT id, lemma, word, engram_count FROM memory_cue WHERE tenant_id = %s "
+                "AND network_id = %s AND lemma = ANY(%s)",
                 [network.tenant_id, network.pk, terms],
             )
             found = cursor.fetchall()
-            for cue_id, _lemma, word in found:
+            for cue_id, cue_lemma, word, count in found:
                 seeds[cue_id] = (word, 1.0, "exact")
-            missing = sorted(set(terms) - {row[1] for row in found})
+                lemma_df[cue_lemma] = int(count)
+            # typos of short words match too much; numbers are exact or nothing
+            missing = sorted(
+                t for t in set(terms) - {row[1] for row in found} if len(t) >= 4 and not t.isdigit()
+            )
             if missing:
                 cursor.execute(
                     """
                     SELECT c.id, c.word, c.sim FROM unnest(%s::text[]) AS q(term)
                     CROSS JOIN LATERAL (
                         SELECT id, word, similarity(lemma, q.term) AS sim FROM memory_cue
-                         WHERE tenant_id = %s AND network_id = %s AND lemma %% q.term
-                         ORDER BY sim DESC LIMIT 2) c
+                         WHERE tenant_id = %s AND network_id = %s
+                         ORDER BY lemma <-> q.term LIMIT 2) c
                     WHERE c.sim >= %s
                     """,
                     [missing, network.tenant_id, network.pk, FUZZY_MIN],
@@ -209,41 +216,84 @@ def _out_edges(network: Network):  # type: ignore[no-untyped-def]
     return out_edges
 
 
+SEED_LINKS = 300  # newest engrams read per query cue
+SPREAD_LINKS = 25  # ... per cue reached by spreading
+SPREAD_CUES = 60  # strongest spread cues considered for candidates
+
+
+def idf(engram_count: int) -> float:
+    """1 for a cue of one memory, less for hubs: a word in every memory says little."""
+    return 1.0 / (1.0 + math.log(max(engram_count, 1)))
+
+
 def _by_activation(
-    network: Network, cues: dict[int, ActivatedCue]
-) -> dict[int, tuple[float, int, int]]:
-    """{engram id: (noisy-or of its cues' energies, min depth, best cue)} for active engrams."""
-    if not cues:
+    network: Network, cues: dict[int, ActivatedCue], df: dict[int, int]
+) -> dict[int, tuple[float, float, int, int]]:
+    """{engram id: (direct, associative, depth, best cue)} from the engrams filed under the
+    activated cues — a bounded number per cue, newest first, so hubs cannot flood the query."""
+    seeds = [cue for cue in cues.values() if cue.depth == 0]
+    spread_cues = sorted((c for c in cues.values() if c.depth > 0), key=lambda c: -c.energy)
+    chosen = seeds + spread_cues[:SPREAD_CUES]
+    if not chosen:
         return {}
-    ids = list(cues)
+    limits = [SEED_LINKS if cue.depth == 0 else SPREAD_LINKS for cue in chosen]
     with connection.cursor() as cursor:
         cursor.execute(
             """
-            SELECT ec.engram_id,
-                   1 - exp(sum(ln(1 - least(a.energy, 0.999)))) AS act,
-                   min(a.depth) AS depth,
-                   (array_agg(ec.cue_id ORDER BY a.energy DESC))[1] AS best
-              FROM memory_engramcue ec
-              JOIN unnest(%s::bigint[], %s::float8[], %s::int[]) AS a(cue_id, energy, depth)
-                ON a.cue_id = ec.cue_id
-              JOIN memory_engram e ON e.id = ec.engram_id AND e.tenant_id = ec.tenant_id
-             WHERE ec.tenant_id = %s AND ec.network_id = %s AND ec.cue_id = ANY(%s)
-               AND e.status = 'active'
-             GROUP BY ec.engram_id ORDER BY act DESC LIMIT %s
+            SELECT l.engram_id, array_agg(w.cue_id)
+              FROM unnest(%s::bigint[], %s::int[]) AS w(cue_id, lim)
+             CROSS JOIN LATERAL (
+                   SELECT engram_id FROM memory_engramcue ec
+                    WHERE ec.tenant_id = %s AND ec.network_id = %s AND ec.cue_id = w.cue_id
+                    ORDER BY ec.engram_id DESC LIMIT w.lim) l
+             GROUP BY l.engram_id
             """,
-            [ids, [cues[i].energy for i in ids], [cues[i].depth for i in ids],
-             network.tenant_id, network.pk, ids, CANDIDATES_PER_CHANNEL],
-        )  # fmt: skip
-        return {row[0]: (float(row[1]), int(row[2]), int(row[3])) for row in cursor.fetchall()}
+            [[c.id for c in chosen], limits, network.tenant_id, network.pk],
+        )
+        linked = cursor.fetchall()
+    seed_total = sum(idf(df.get(c.id, 1)) * c.energy for c in seeds) or 1.0
+    found: dict[int, tuple[float, float, int, int]] = {}
+    for engram_id, cue_ids in linked:
+        direct, miss, depth, best, best_energy = 0.0, 1.0, 99, 0, -1.0
+        for cue_id in cue_ids:
+            cue = cues[cue_id]
+            weight = idf(df.get(cue_id, 1))
+            if cue.depth == 0:
+                direct += weight * cue.energy / seed_total
+            else:
+                miss *= 1.0 - min(cue.energy * math.sqrt(weight), 0.999)
+            depth = min(depth, cue.depth)
+            if cue.energy * (1 + cue.depth) > best_energy:  # prefer showing an association path
+                best, best_energy = cue_id, cue.energy * (1 + cue.depth)
+        found[engram_id] = (min(direct, 1.0), 1.0 - miss, depth, best)
+    ranked = sorted(found.items(), key=lambda kv: -(kv[1][0] + 0.5 * kv[1][1]))
+    return dict(ranked[:CANDIDATES_PER_CHANNEL])
 
 
-def _by_text(network: Network, query: str) -> dict[int, float]:
-    """{engram id: rank} for engrams matching any query word (OR of the query's lexemes)."""
+TEXT_RARE_TERMS = 3
+
+
+def _by_text(network: Network, query: str, lemma_df: dict[str, int]) -> dict[int, float]:
+    """{engram id: rank}. Engrams with every query word first (a cheap AND); when those are few,
+    also engrams with any of the rarest words — never an OR over common words, whose matches
+    grow with the network and would all have to be ranked."""
+    found = _text_query(network, query, every=True)
+    if len(found) < CANDIDATES_PER_CHANNEL // 3:
+        rare = sorted((df, term) for term, df in lemma_df.items() if df > 0)[:TEXT_RARE_TERMS]
+        if rare and len(lemma_df) > 1:
+            words = " ".join(term for _, term in rare)
+            for engram_id, rank in _text_query(network, words, every=False).items():
+                found.setdefault(engram_id, rank * 0.5)  # matching less of the query ranks lower
+    return found
+
+
+def _text_query(network: Network, text: str, *, every: bool) -> dict[int, float]:
+    joiner = " & " if every else " | "
     with connection.cursor() as cursor:
         cursor.execute(
             """
             WITH q AS (
-                SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS tsq
+                SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), %s)) AS tsq
                   FROM unnest(tsvector_to_array(to_tsvector('english', %s))) AS lexeme)
             SELECT e.id, ts_rank_cd(e.search, q.tsq, 32) AS rank
               FROM memory_engram e, q
@@ -251,14 +301,14 @@ def _by_text(network: Network, query: str) -> dict[int, float]:
                AND e.status = 'active' AND e.search @@ q.tsq
              ORDER BY rank DESC LIMIT %s
             """,
-            [query, network.tenant_id, network.pk, CANDIDATES_PER_CHANNEL],
+            [joiner, text, network.tenant_id, network.pk, CANDIDATES_PER_CHANNEL],
         )
         return {row[0]: float(row[1]) for row in cursor.fetchall()}
 
 
 def _by_vector(network: Network, vector: str) -> dict[int, float]:
     with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.ef_search = 200")
+        cursor.execute("SET LOCAL hnsw.ef_search = 100")
         cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         cursor.execute(
             """
@@ -282,15 +332,16 @@ def _run(
     query: str | None,
     options: RecallOptions,
     now: datetime,
+    lemma_df: dict[str, int],
 ) -> None:
     mode = MODES.get(options.mode, MODES["balanced"])
     activation = (
         spread(seeds, _out_edges(network), mode) if "activation" in options.channels else None
     )
     cues = activation.cues if activation else {}
-    _name_cues(network, cues)
-    by_act = _by_activation(network, cues) if activation else {}
-    by_text = _by_text(network, query) if query and "text" in options.channels else {}
+    df = _describe_cues(network, cues)
+    by_act = _by_activation(network, cues, df) if activation else {}
+    by_text = _by_text(network, query, lemma_df) if query and "text" in options.channels else {}
     vector = _query_vector(query) if query and "vector" in options.channels else None
     by_vec = _by_vector(network, vector) if vector else {}
     ids = set(by_act) | set(by_text) | set(by_vec)
@@ -299,12 +350,10 @@ def _run(
     top_rank = max(by_text.values(), default=0.0) or 1.0
     candidates = []
     for engram in rows:
-        lemmas = frozenset(lemma(w) for w in engram.schema) | frozenset(
-            content_lemmas(engram.content)
-        )
+        lemmas = frozenset(engram.terms)
         candidate = Candidate(
             id=engram.pk, type=engram.type, strength=engram.strength,
-            importance=engram.importance, happened_at=engram.occurred_at or engram.created_at,
+            importance=engram.importance, happened_at=engram.happened_at,
             last_access_at=engram.last_recalled_at, access_count=engram.recall_count,
             token_count=engram.token_count, lemmas=lemmas,
         )  # fmt: skip
@@ -317,7 +366,7 @@ def _run(
             candidate.vector = min(max((sim - VECTOR_FLOOR) / (1 - VECTOR_FLOOR) * 1.25, 0.0), 1.0)
             candidate.channels.add("vector")
         if engram.pk in by_act:
-            candidate.activation, candidate.depth, _ = by_act[engram.pk]
+            candidate.direct, candidate.associative, candidate.depth, _ = by_act[engram.pk]
             candidate.channels.add("activation")
         candidates.append((engram, candidate))
     scored = [score(c, mode=options.mode, now=now) for _, c in candidates]
@@ -325,14 +374,15 @@ def _run(
     engrams = {engram.pk: engram for engram, _ in candidates}
     mind.cues = sorted(cues.values(), key=lambda c: (-c.energy, c.id))
     mind.connections = [c for c in activation.connections if c.target in cues] if activation else []
+    texts = _contents(network, [item.candidate.id for item in chosen])
     for item in chosen:
         engram = engrams[item.candidate.id]
-        best = by_act.get(engram.pk, (0.0, 0, 0))[2]
+        content, external_id, metadata = texts[engram.pk]
+        best = by_act.get(engram.pk, (0.0, 0.0, 0, 0))[3]
         mind.engrams.append(
             RankedEngram(
-                id=engram.pk, external_id=engram.external_id, type=engram.type,
-                content=engram.content, metadata=engram.metadata, score=round(item.score, 4),
-                token_count=engram.token_count,
+                id=engram.pk, external_id=external_id, type=engram.type, content=content,
+                metadata=metadata, score=round(item.score, 4), token_count=engram.token_count,
                 why=Why(
                     channels=tuple(sorted(item.candidate.channels)),
                     path=path_to(best, cues) if best else (),
@@ -347,53 +397,104 @@ def _run(
     mind.context, mind.context_tokens = packed.text, packed.tokens
 
 
-def _name_cues(network: Network, cues: dict[int, ActivatedCue]) -> None:
-    unnamed = [cid for cid, cue in cues.items() if not cue.word]
-    if not unnamed:
-        return
+def _describe_cues(network: Network, cues: dict[int, ActivatedCue]) -> dict[int, int]:
+    """Name the cues reached by spreading and return every active cue's engram count (its
+    document frequency, for IDF) — one query."""
+    if not cues:
+        return {}
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT id, word FROM memory_cue WHERE tenant_id = %s AND network_id = %s "
-            "AND id = ANY(%s)",
-            [network.tenant_id, network.pk, unnamed],
+            "SELECT id, word, engram_count FROM memory_cue WHERE tenant_id = %s "
+            "AND network_id = %s AND id = ANY(%s)",
+            [network.tenant_id, network.pk, list(cues)],
         )
-        for cue_id, word in cursor.fetchall():
-            cues[cue_id] = replace(cues[cue_id], word=word)
+        df: dict[int, int] = {}
+        for cue_id, word, count in cursor.fetchall():
+            df[cue_id] = int(count)
+            if not cues[cue_id].word:
+                cues[cue_id] = replace(cues[cue_id], word=word)
+    return df
 
 
-def _rows(network: Network, ids: set[int]) -> list[Engram]:
+@dataclass(frozen=True)
+class _Row:
+    """What ranking needs of a candidate; content is fetched for the chosen few only."""
+
+    pk: int
+    type: str
+    strength: float
+    importance: float
+    happened_at: datetime
+    last_recalled_at: datetime | None
+    recall_count: int
+    token_count: int
+    terms: list[str]
+
+
+def _rows(network: Network, ids: set[int]) -> list[_Row]:
     if not ids:
         return []
-    return list(
-        Engram.objects.filter(tenant_id=network.tenant_id, network=network, pk__in=ids)
-        .only("id", "external_id", "type", "content", "metadata", "schema", "strength",
-              "importance", "occurred_at", "created_at", "last_recalled_at", "recall_count",
-              "token_count")
-    )  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT id, type, strength, importance, coalesce(occurred_at, created_at),
+                   last_recalled_at, recall_count, token_count, terms
+              FROM memory_engram
+             WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s) AND status = 'active'
+            """,
+            [network.tenant_id, network.pk, list(ids)],
+        )
+        return [_Row(*row) for row in cursor.fetchall()]
+
+
+def _contents(network: Network, ids: list[int]) -> dict[int, tuple[str, str | None, dict]]:
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, content, external_id, metadata FROM memory_engram "
+            "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
+            [network.tenant_id, network.pk, ids],
+        )
+        return {row[0]: (row[1], row[2], row[3]) for row in cursor.fetchall()}
 
 
 # --- bookkeeping -----------------------------------------------------------------------------
 
 
-def _touch(network: Network, mind: Mind, seeds: Mapping[int, object], now: datetime) -> None:
-    """Once per recall: the query's cues and the returned engrams were accessed."""
+def _touch(
+    network: Network, mind: Mind, seeds: Mapping[int, tuple[str, float, str]], now: datetime
+) -> None:
+    """Once per recall: the query's cues and the returned engrams were accessed (one round
+    trip; both tables leave room for HOT updates, so no index is rewritten)."""
     seed_ids = sorted(
         cid for cid, (_, _, via) in seeds.items() if via in {"exact", "fuzzy", "semantic"}
-    )  # type: ignore[misc]
+    )
     engram_ids = sorted(e.id for e in mind.engrams)
+    if not seed_ids and not engram_ids:
+        return
     with connection.cursor() as cursor:
-        if seed_ids:
-            cursor.execute(
-                "UPDATE memory_cue SET recall_count = recall_count + 1, last_recalled_at = %s "
-                "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
-                [now, network.tenant_id, network.pk, seed_ids],
-            )
-        if engram_ids:
-            cursor.execute(
-                "UPDATE memory_engram SET recall_count = recall_count + 1, last_recalled_at = %s "
-                "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
-                [now, network.tenant_id, network.pk, engram_ids],
-            )
+        cursor.execute(
+            """
+            WITH cues AS (
+                UPDATE memory_cue SET recall_count = recall_count + 1, last_recalled_at = %s
+                 WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s) RETURNING 1),
+            engrams AS (
+                UPDATE memory_engram SET recall_count = recall_count + 1, last_recalled_at = %s
+                 WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s) RETURNING 1)
+            SELECT (SELECT count(*) FROM cues), (SELECT count(*) FROM engrams)
+            """,
+            [
+                now,
+                network.tenant_id,
+                network.pk,
+                seed_ids,
+                now,
+                network.tenant_id,
+                network.pk,
+                engram_ids,
+            ],
+        )
 
 
 def _prime_key(network: Network, actor: Actor) -> str:

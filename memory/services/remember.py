@@ -21,9 +21,16 @@ from audit.models import AuditEvent
 from audit.services import audit_record_many
 from memory.core.extract import extract_schema
 from memory.core.hebbian import reinforce
-from memory.core.text import estimate_tokens, lemma
-from memory.models import Engram, EngramCue, Network
-from memory.services.graph import cues_upsert, edges_reinforce, engram_link, engram_unlink
+from memory.core.text import content_lemmas, estimate_tokens, lemma
+from memory.models import Engram, Network
+from memory.services.graph import (
+    cues_upsert,
+    edges_reinforce,
+    engram_link,
+    engram_unlink,
+    insert_engrams,
+    links_insert,
+)
 from memory.services.inputs import EngramInput
 from memory.services.networks import network_for_write
 from tenants.models import Tenant
@@ -159,13 +166,15 @@ def _remember(
             reinforced_schemas.append(lemmas)
 
     if created:
-        Engram.objects.bulk_create([engram for _, engram in created])
-        EngramCue.objects.bulk_create([
-            EngramCue(tenant=tenant, network=network, engram=engram, cue_id=cue_ids[key],
-                      position=position)
-            for index, engram in created
-            for position, key in enumerate(schemas[index][1])
-        ])  # fmt: skip
+        insert_engrams(network, [engram for _, engram in created])
+        links_insert(
+            network,
+            [
+                (engram.pk, cue_ids[key], position)
+                for index, engram in created
+                for position, key in enumerate(schemas[index][1])
+            ],
+        )
         for index, engram in created:
             outcomes.append(Outcome(index, engram.pk, engram.external_id, "created"))
             audits.append(_audit(tenant, actor, "engram.create", engram, after=snapshot(engram)))
@@ -219,6 +228,7 @@ def _plan(
 def apply_input(engram: Engram, item: EngramInput, display: list[str], now: Any) -> None:
     engram.content = item.content
     engram.schema = display
+    engram.terms = sorted(set(content_lemmas(item.content)) | {lemma(w) for w in display})
     engram.type = item.type
     engram.strength = item.strength
     engram.importance = item.importance

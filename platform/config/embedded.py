@@ -33,7 +33,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 APP_ROLE = "mnemo_app"
 OWNER_ROLE = "mnemo_owner"
 APP_DATABASE = "mnemo"
-EXTENSIONS = ("vector", "pg_trgm", "btree_gin")
+EXTENSIONS = ("vector", "pg_trgm", "btree_gin", "btree_gist")
 # platformdirs warns when XDG_RUNTIME_DIR is unset (CI, containers); its /tmp fallback is fine.
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 

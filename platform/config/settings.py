@@ -26,7 +26,7 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 # dev (make run), test (make test; also chosen when pytest imports these settings), or anything
 # else for a deployment, where secrets must come from the environment.
 PROFILE = env_str("MNEMO_PROFILE", "test" if "pytest" in sys.modules else "dev")
-LAPTOP = PROFILE in {"dev", "test"}
+LAPTOP = PROFILE in {"dev", "test", "bench"}
 VAR_DIR = var_dir(PROFILE)
 
 

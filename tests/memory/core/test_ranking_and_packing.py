@@ -44,15 +44,23 @@ def test_recent_strong_and_often_used_memories_rank_higher() -> None:
     assert used.score > new.score
 
 
-def test_activation_far_from_the_query_counts_less() -> None:
-    near = score(cand(1, text=0, activation=0.6, depth=1), mode="balanced", now=NOW)
-    far = score(cand(2, text=0, activation=0.6, depth=4), mode="balanced", now=NOW)
+def test_association_far_from_the_query_counts_less() -> None:
+    near = score(cand(1, text=0, associative=0.6, depth=1), mode="balanced", now=NOW)
+    far = score(cand(2, text=0, associative=0.6, depth=4), mode="balanced", now=NOW)
     assert near.score > far.score > 0
+
+
+def test_direct_evidence_outranks_mere_association() -> None:
+    direct = score(cand(1, text=0, direct=0.6), mode="balanced", now=NOW)
+    associated = score(cand(2, text=0, associative=0.6, depth=1), mode="balanced", now=NOW)
+    assert direct.score > associated.score
+    creative = score(cand(3, text=0, associative=0.6, depth=1), mode="creative", now=NOW)
+    assert creative.score > associated.score
 
 
 def test_score_parts_explain_the_score() -> None:
     parts = score(cand(1, text=0.7, vector=0.4), mode="balanced", now=NOW).parts
-    assert {"relevance", "text", "vector", "activation", "type", "recency", "salience"} <= set(
+    assert {"relevance", "text", "direct", "vector", "associative", "type", "salience"} <= set(
         parts
     )
 

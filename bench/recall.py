@@ -1,0 +1,223 @@
+"""Recall and remember speed over REST, Mnemo against full-text-only and vector-only baselines.
+
+    make bench                       # 10k and 100k engrams
+    make bench BENCH_ARGS="--sizes 10000 --queries 100"
+    make bench BENCH_ARGS="--million"   # adds 1M (long)
+
+Runs against embedded Postgres + Redis (profile ``bench``, data kept in var/bench so a second run
+skips the ingest), one uvicorn worker, a client on the same 2-core machine. Prints one table;
+the baselines are the same recall endpoint restricted to one channel, on the same data and
+queries, so the ratios are what to read (the machine is noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx2
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ scripts import each other
+from synthetic import corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+
+
+def manage(*args: str) -> str:
+    result = subprocess.run(
+        [PY, str(ROOT / "manage.py"), *args], capture_output=True, text=True, check=False, cwd=ROOT
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"manage.py {args[0]} failed:\n{result.stdout}\n{result.stderr}")
+    return result.stdout
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def start_server(port: int) -> subprocess.Popen[bytes]:
+    log = open(ROOT / "var" / "bench" / "web.log", "ab")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--port",
+            str(port),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=log,
+    )
+    for _ in range(200):
+        try:
+            if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx2.HTTPError:
+            time.sleep(0.1)
+    raise SystemExit("the server did not start; see var/bench/web.log")
+
+
+def tenant(size: int) -> str:
+    state = ROOT / "var" / "bench" / f"tenant-{size}.json"
+    if state.exists():
+        return str(json.loads(state.read_text())["key"])
+    out = manage("tenant_create", f"bench-{size}", "--owner", f"bench{size}@mnemo.local")
+    key = next(line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("API key"))
+    state.write_text(json.dumps({"key": key}))
+    return key
+
+
+def ingest(http: httpx2.Client, size: int, seed: int) -> tuple[float, list[dict[str, object]]]:
+    data = corpus(seed)
+    engrams = [data.engram(i) for i in range(size)]
+    have = http.get("/api/v1/networks/default")
+    already = have.json()["engrams"] if have.status_code == 200 else 0
+    if already >= size:
+        return 0.0, engrams
+    started = time.perf_counter()
+    for start in range(0, size, 1000):
+        response = http.post("/api/v1/remember", json={"engrams": engrams[start : start + 1000]})
+        response.raise_for_status()
+        done = start + 1000
+        rate = done / (time.perf_counter() - started)
+        print(f"  ingest {done:>8,}/{size:,}  {rate:,.0f} engrams/s", end="\r", flush=True)
+    print()
+    return size / (time.perf_counter() - started), engrams
+
+
+def timed(http: httpx2.Client, path: str, body: dict[str, object]) -> tuple[float, float, dict]:
+    started = time.perf_counter()
+    response = http.post(path, json=body)
+    wall = (time.perf_counter() - started) * 1000
+    response.raise_for_status()
+    payload = response.json()
+    return wall, float(payload.get("took_ms", 0.0)), payload
+
+
+def run_size(size: int, port: int, queries: int, seed: int) -> list[tuple]:
+    key = tenant(size)
+    http = httpx2.Client(
+        base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Bearer {key}"}, timeout=120
+    )
+    print(f"== {size:,} engrams")
+    throughput, engrams = ingest(http, size, seed)
+    started = time.perf_counter()
+    manage("memory_embed", "--tenant", f"bench-{size}")
+    embed_s = time.perf_counter() - started
+    rng = random.Random(seed + size)
+    data = corpus(seed)
+    sample = rng.sample(range(size), queries)
+    asks = [(data.query_for(engrams[i]), f"syn-{i}") for i in sample]
+    for query, _ in asks[:20]:  # warm caches and the query-embedding model
+        timed(http, "/api/v1/recall", {"query": query})
+    rows: list[tuple] = []
+    for label, channels in (
+        ("mnemo", None),
+        ("full-text only", ["text"]),
+        ("vector only", ["vector"]),
+    ):
+        walls, servers, hits = [], [], 0
+        for query, wanted in asks:
+            body: dict[str, object] = {"query": query, "k": 10}
+            if channels:
+                body["channels"] = channels
+            wall, server, mind = timed(http, "/api/v1/recall", body)
+            walls.append(wall)
+            servers.append(server)
+            hits += any(e["external_id"] == wanted for e in mind["engrams"])
+        rows.append(
+            (
+                size,
+                f"recall: {label}",
+                percentile(walls, 50),
+                percentile(walls, 95),
+                percentile(servers, 50),
+                percentile(servers, 95),
+                f"hit@10 {hits / len(asks):.0%}",
+            )
+        )
+    walls = []
+    for i in range(queries):
+        wall, _, _ = timed(
+            http,
+            "/api/v1/remember",
+            {
+                "engrams": [
+                    {"content": f"single write {size}-{i}: {data.engram(size + i)['content']}"}
+                ]
+            },
+        )
+        walls.append(wall)
+    rows.append(
+        (
+            size,
+            "remember (1 engram)",
+            percentile(walls, 50),
+            percentile(walls, 95),
+            0,
+            0,
+            f"batch {throughput:,.0f}/s" if throughput else "batch: reused data",
+        )
+    )
+    rows.append((size, "embedding backfill", 0, 0, 0, 0, f"{embed_s:,.0f} s"))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--million", action="store_true", help="add 1,000,000 engrams")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s] + ([1_000_000] if args.million else [])
+    (ROOT / "var" / "bench").mkdir(parents=True, exist_ok=True)
+    owner = os.environ.get("DATABASE_OWNER_URL")
+    if owner:
+        subprocess.run(
+            [PY, str(ROOT / "manage.py"), "migrate", "--noinput"],
+            check=True,
+            env={**os.environ, "DATABASE_URL": owner},
+            capture_output=True,
+            cwd=ROOT,
+        )
+    server = start_server(args.port)
+    rows: list[tuple] = []
+    try:
+        for size in sizes:
+            rows += run_size(size, args.port, args.queries, args.seed)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print()
+    heads = ("p50 ms", "p95 ms", "srv p50", "srv p95")
+    print(f"{'engrams':>10}  {'what':<22} " + " ".join(f"{h:>8}" for h in heads) + "  note")
+    for size, what, p50, p95, s50, s95, note in rows:
+        cells = (
+            f"{p50:8.1f} {p95:8.1f} {s50:8.1f} {s95:8.1f}"
+            if p50
+            else f"{'':>8} {'':>8} {'':>8} {'':>8}"
+        )
+        print(f"{size:>10,}  {what:<22} {cells}  {note}")
+    print("\n(p50/p95: client wall time over REST; srv: the server's own took_ms for recall)")
+
+
+if __name__ == "__main__":
+    main()
