@@ -12,14 +12,16 @@ PY_STAMP := $(VENV)/.installed
 ASSETS_STAMP := frontend/static/vendor/.installed
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
+QUALITY_ARGS ?=
 
-.PHONY: help install run test lint fmt bench browser clean
+.PHONY: help install run test lint fmt bench bench-quality browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
 	@echo "make test   run the whole test suite against real services"
 	@echo "make lint   ruff + mypy"
 	@echo "make bench  recall/remember speed at 10k and 100k engrams vs baselines"
+	@echo "make bench-quality  LongMemEval_S retrieval: Mnemo vs BM25 vs dense"
 
 $(PY):
 	@if [ -z "$(PYTHON312)" ]; then echo "Python 3.12 not found: install python3.12 (or pyenv install 3.12) and retry" >&2; exit 1; fi
@@ -52,6 +54,10 @@ test: install browser
 # Speed over REST against baselines (see bench/recall.py); data kept in var/bench.
 bench: install
 	$(PY) -m config.embedded --profile bench -- $(PY) bench/recall.py $(BENCH_ARGS)
+
+# Retrieval quality on LongMemEval_S: Mnemo vs BM25 vs dense (see bench/longmemeval.py).
+bench-quality: install
+	$(PY) -m config.embedded --profile bench -- $(PY) bench/longmemeval.py $(QUALITY_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -10,6 +10,9 @@ CREATE EXTENSION IF NOT EXISTS vector;
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE EXTENSION IF NOT EXISTS btree_gin;
 CREATE EXTENSION IF NOT EXISTS btree_gist;
+-- Under row-level security only LEAKPROOF functions may be index conditions; full-text recall
+-- needs `tsvector @@ tsquery` to use its index (else it scans the whole network).
+ALTER FUNCTION ts_match_vq(tsvector, tsquery) LEAKPROOF;
 ALTER DEFAULT PRIVILEGES FOR ROLE mnemo_owner IN SCHEMA public
   GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO mnemo_app;
 ALTER DEFAULT PRIVILEGES FOR ROLE mnemo_owner IN SCHEMA public

@@ -48,6 +48,7 @@ class Cue(models.Model):
     word = models.CharField(max_length=200)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
     engram_count = models.IntegerField(default=0)  # active engrams filed under it
+    out_degree = models.IntegerField(default=0)  # its out-edges, kept ≤ the bound on write
     recall_count = models.IntegerField(default=0)
     last_recalled_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)

@@ -32,8 +32,8 @@ def cues_upsert(
         cursor.execute(
             """
             INSERT INTO memory_cue (tenant_id, network_id, lemma, word, engram_count,
-                                    recall_count, created_at)
-            SELECT %s, %s, l, w, n, 0, %s
+                                    recall_count, out_degree, created_at)
+            SELECT %s, %s, l, w, n, 0, 0, %s
               FROM unnest(%s::text[], %s::text[], %s::int[]) AS t(l, w, n)
             ON CONFLICT (tenant_id, network_id, lemma)
             DO UPDATE SET engram_count = memory_cue.engram_count + EXCLUDED.engram_count
@@ -98,9 +98,12 @@ def edges_reinforce(network: Network, schemas: list[list[str]], cue_ids: dict[st
                 count = memory_edge.count + EXCLUDED.count,
                 last_reinforced_at = EXCLUDED.last_reinforced_at,
                 decayed_at = EXCLUDED.decayed_at
+            RETURNING source_id, (xmax = 0) AS inserted
             """,
             [network.tenant_id, network.pk, now, now, payload, HALF_LIFE_DAYS],
         )
+        added = Counter(source for source, inserted in cursor.fetchall() if inserted)
+    _bound_out_degree(network, added)
     return len(rows)
 
 
@@ -126,6 +129,55 @@ def edges_weaken(network: Network, schemas: list[list[str]], cue_ids: dict[str, 
             "DELETE FROM memory_edge WHERE tenant_id = %s AND network_id = %s "
             "AND source_id = ANY(%s) AND (weight < %s OR count = 0)",
             [network.tenant_id, network.pk, sorted(set(sources)), PRUNE_BELOW],
+        )
+
+
+DEGREE_SLACK = 16  # prune a cue only every 16 new edges past the bound, not on every write
+
+
+def _bound_out_degree(network: Network, added: Counter[int]) -> None:
+    """Count new out-edges per cue; a cue past the bound by the slack keeps its strongest."""
+    if not added:
+        return
+    ids = sorted(added)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE memory_cue c SET out_degree = c.out_degree + t.n
+              FROM unnest(%s::bigint[], %s::int[]) AS t(id, n)
+             WHERE c.tenant_id = %s AND c.network_id = %s AND c.id = t.id
+            RETURNING c.id, c.out_degree
+            """,
+            [ids, [added[i] for i in ids], network.tenant_id, network.pk],
+        )
+        over = sorted(
+            cue for cue, degree in cursor.fetchall() if degree > MAX_OUT_DEGREE + DEGREE_SLACK
+        )
+        if not over:
+            return
+        cursor.execute(
+            """
+            WITH ranked AS (
+                SELECT id, source_id, row_number() OVER (PARTITION BY source_id
+                                                         ORDER BY weight DESC, id) AS rn
+                  FROM memory_edge
+                 WHERE tenant_id = %s AND network_id = %s AND source_id = ANY(%s)),
+            gone AS (
+                DELETE FROM memory_edge e USING ranked
+                 WHERE e.id = ranked.id AND ranked.rn > %s RETURNING e.source_id)
+            UPDATE memory_cue c SET out_degree = %s
+             WHERE c.tenant_id = %s AND c.network_id = %s AND c.id = ANY(%s)
+            """,
+            [
+                network.tenant_id,
+                network.pk,
+                over,
+                MAX_OUT_DEGREE,
+                MAX_OUT_DEGREE,
+                network.tenant_id,
+                network.pk,
+                over,
+            ],
         )
 
 

@@ -273,37 +273,40 @@ def _by_activation(
 TEXT_RARE_TERMS = 3
 
 
-def _by_text(network: Network, query: str, lemma_df: dict[str, int]) -> dict[int, float]:
-    """{engram id: rank}. Engrams with every query word first (a cheap AND); when those are few,
+def _by_text(network: Network, query: str, lemma_df: dict[str, int]) -> list[int]:
+    """Engrams with every query word (a cheap AND on the full-text index); when those are few,
     also engrams with any of the rarest words — never an OR over common words, whose matches
-    grow with the network and would all have to be ranked."""
+    grow with the network. No SQL ranking: scoring is IDF-weighted word coverage, from the terms
+    already fetched for every candidate."""
     found = _text_query(network, query, every=True)
     if len(found) < CANDIDATES_PER_CHANNEL // 3:
         rare = sorted((df, term) for term, df in lemma_df.items() if df > 0)[:TEXT_RARE_TERMS]
         if rare and len(lemma_df) > 1:
             words = " ".join(term for _, term in rare)
-            for engram_id, rank in _text_query(network, words, every=False).items():
-                found.setdefault(engram_id, rank * 0.5)  # matching less of the query ranks lower
+            found += [i for i in _text_query(network, words, every=False) if i not in set(found)]
     return found
 
 
-def _text_query(network: Network, text: str, *, every: bool) -> dict[int, float]:
-    joiner = " & " if every else " | "
+def _text_query(network: Network, text: str, *, every: bool) -> list[int]:
+    """The tsquery is built from literal parameters so the planner folds it into a constant and
+    uses the full-text index; newest matches first."""
+    if every:
+        tsquery, params = "plainto_tsquery('english', %s)", [text]
+    else:
+        words = text.split()
+        tsquery = " || ".join(["plainto_tsquery('english', %s)"] * len(words))
+        params = words
     with connection.cursor() as cursor:
         cursor.execute(
-            """
-            WITH q AS (
-                SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), %s)) AS tsq
-                  FROM unnest(tsvector_to_array(to_tsvector('english', %s))) AS lexeme)
-            SELECT e.id, ts_rank_cd(e.search, q.tsq, 32) AS rank
-              FROM memory_engram e, q
-             WHERE q.tsq IS NOT NULL AND e.tenant_id = %s AND e.network_id = %s
-               AND e.status = 'active' AND e.search @@ q.tsq
-             ORDER BY rank DESC LIMIT %s
+            f"""
+            SELECT id FROM memory_engram
+             WHERE tenant_id = %s AND network_id = %s AND status = 'active'
+               AND search @@ ({tsquery})
+             ORDER BY id DESC LIMIT %s
             """,
-            [joiner, text, network.tenant_id, network.pk, CANDIDATES_PER_CHANNEL],
+            [network.tenant_id, network.pk, *params, CANDIDATES_PER_CHANNEL],
         )
-        return {row[0]: float(row[1]) for row in cursor.fetchall()}
+        return [row[0] for row in cursor.fetchall()]
 
 
 def _by_vector(network: Network, vector: str) -> dict[int, float]:
@@ -341,13 +344,14 @@ def _run(
     cues = activation.cues if activation else {}
     df = _describe_cues(network, cues)
     by_act = _by_activation(network, cues, df) if activation else {}
-    by_text = _by_text(network, query, lemma_df) if query and "text" in options.channels else {}
+    by_text = _by_text(network, query, lemma_df) if query and "text" in options.channels else []
     vector = _query_vector(query) if query and "vector" in options.channels else None
     by_vec = _by_vector(network, vector) if vector else {}
     ids = set(by_act) | set(by_text) | set(by_vec)
     rows = _rows(network, ids)
-    query_lemmas = set(content_lemmas(query)) if query else set()
-    top_rank = max(by_text.values(), default=0.0) or 1.0
+    query_weights = {term: idf(df) for term, df in lemma_df.items()}
+    weight_total = sum(query_weights.values()) or 1.0
+    in_text = set(by_text)
     candidates = []
     for engram in rows:
         lemmas = frozenset(engram.terms)
@@ -357,9 +361,9 @@ def _run(
             last_access_at=engram.last_recalled_at, access_count=engram.recall_count,
             token_count=engram.token_count, lemmas=lemmas,
         )  # fmt: skip
-        if engram.pk in by_text:
-            coverage = len(query_lemmas & lemmas) / max(len(query_lemmas), 1)
-            candidate.text = 0.5 * coverage + 0.5 * by_text[engram.pk] / top_rank
+        if engram.pk in in_text:
+            covered = sum(w for term, w in query_weights.items() if term in lemmas)
+            candidate.text = covered / weight_total
             candidate.channels.add("text")
         if engram.pk in by_vec:
             sim = by_vec[engram.pk]

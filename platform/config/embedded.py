@@ -159,9 +159,14 @@ def _prepare_cluster(conn: object) -> None:
         with psycopg.connect(base_uri, dbname=dbname, autocommit=True) as db:
             for ext in EXTENSIONS:
                 db.execute(f"CREATE EXTENSION IF NOT EXISTS {ext}")
-            for statement in GRANTS:
+            for statement in (*LEAKPROOF, *GRANTS):
                 db.execute(statement)
 
+
+# Under row-level security only LEAKPROOF functions may run inside an index scan; without this,
+# `search @@ query` cannot use the full-text index and every text recall scans its network.
+# Marking it needs a superuser, so it is done here (and in deploy/postgres-init.sql).
+LEAKPROOF = ("ALTER FUNCTION ts_match_vq(tsvector, tsquery) LEAKPROOF",)
 
 GRANTS = (
     # Earlier versions let the app role own its tables; hand them to the owner.

@@ -143,3 +143,16 @@ def test_bad_input_names_the_field_and_writes_nothing(
 def test_a_batch_of_a_thousand_is_accepted(cast: Cast) -> None:
     result = remember(cast, [{"content": f"memory {i} about topic{i % 50}"} for i in range(1000)])
     assert result.count("created") == 1000
+
+
+def test_out_degree_stays_bounded_and_keeps_the_strongest_edges(cast: Cast) -> None:
+    from memory.core.hebbian import MAX_OUT_DEGREE
+    from memory.services.graph import DEGREE_SLACK
+
+    remember(cast, [{"content": "strong", "schema": ["hub", "favourite"]}] * 1)
+    remember(cast, [{"content": "strong again", "schema": ["hub", "favourite"]}])
+    remember(cast, [{"content": f"spoke {i}", "schema": ["hub", f"spoke{i}"]} for i in range(120)])
+    hub = Cue.objects.get(tenant=cast.tenant, lemma="hub")
+    degree = Edge.objects.filter(tenant=cast.tenant, source=hub).count()
+    assert degree <= MAX_OUT_DEGREE + DEGREE_SLACK and hub.out_degree == degree
+    assert Edge.objects.filter(tenant=cast.tenant, source=hub, target__lemma="favourite").exists()

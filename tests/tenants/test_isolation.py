@@ -171,3 +171,12 @@ def test_membership_uniqueness_is_per_tenant(cast: Cast) -> None:
     rls.activate(tenant_id=cast.tenant.pk)
     with pytest.raises(IntegrityError), transaction.atomic():
         Membership.objects.create(tenant=cast.tenant, user=cast.member, role="viewer")
+
+
+def test_full_text_matching_is_leakproof_so_rls_does_not_disable_its_index() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT proleakproof FROM pg_proc WHERE proname = 'ts_match_vq' "
+            "AND pg_get_function_arguments(oid) = 'tsvector, tsquery'"
+        )
+        assert cursor.fetchone() == (True,)

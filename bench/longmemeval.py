@@ -1,0 +1,258 @@
+"""Retrieval quality on LongMemEval_S: Mnemo's recall against BM25 and dense (vector) retrieval.
+
+    make bench-quality                          # 60 questions, stratified by type
+    make bench-quality QUALITY_ARGS="--questions 200"
+
+Each question's haystack (its ~50 chat sessions) is remembered turn by turn into its own network
+(``lme:<question id>``), embedded with the same local MiniLM, then the question is asked. Gold
+evidence is LongMemEval's: the answer sessions, and the turns marked ``has_answer``.
+
+All three methods return turns ranked for the same question over the same turns; metrics are
+taken at equal k and at equal context tokens (turns are added in rank order until the budget):
+
+* session recall@k — share of the gold sessions that appear among the top-k turns' sessions
+* evidence recall@k — share of the gold turns among the top-k turns
+* ... and both again within a token budget.
+
+BM25 (k1=1.2, b=0.75) and the dense baseline (cosine on the stored embeddings) run in this
+process on exactly the turns Mnemo holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import lzma
+import math
+import os
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "eval-data" / "longmemeval" / "longmemeval_s_dedup.json.xz"
+MAX_TURN_CHARS = 4000  # LongMemEval turns are long; the embedding model reads 256 tokens anyway
+
+
+def load(path: Path) -> dict:
+    import json
+
+    with lzma.open(path) as handle:
+        return json.load(handle)
+
+
+def pick(questions: list[dict], count: int, seed: int) -> list[dict]:
+    """``count`` questions, stratified by question type, deterministic."""
+    by_type: dict[str, list[dict]] = defaultdict(list)
+    for q in questions:
+        by_type[q["question_type"]].append(q)
+    rng = random.Random(seed)
+    chosen: list[dict] = []
+    types = sorted(by_type)
+    for i in range(count):
+        pool = by_type[types[i % len(types)]]
+        if pool:
+            chosen.append(pool.pop(rng.randrange(len(pool))))
+    return chosen
+
+
+def parse_date(text: str) -> datetime:
+    return datetime.strptime(text.split(" (")[0] + text.split(")")[1], "%Y/%m/%d %H:%M").replace(
+        tzinfo=UTC
+    )
+
+
+def turns_of(question: dict, sessions: dict) -> list[dict]:
+    out = []
+    for sid, date in zip(question["haystack_session_ids"], question["haystack_dates"], strict=True):
+        for index, turn in enumerate(sessions[sid]):
+            out.append(
+                {
+                    "session": sid,
+                    "index": index,
+                    "role": turn["role"],
+                    "date": parse_date(date),
+                    "content": f"{turn['role']}: {turn['content']}"[:MAX_TURN_CHARS],
+                    "gold": bool(turn.get("has_answer")),
+                }
+            )
+    return out
+
+
+class BM25:
+    def __init__(self, docs: list[list[str]], k1: float = 1.2, b: float = 0.75) -> None:
+        self.docs = docs
+        self.k1, self.b = k1, b
+        self.avg = sum(len(d) for d in docs) / max(len(docs), 1)
+        self.df = Counter(term for doc in docs for term in set(doc))
+        self.tf = [Counter(doc) for doc in docs]
+        self.n = len(docs)
+
+    def scores(self, query: list[str]) -> list[float]:
+        out = []
+        for tf, doc in zip(self.tf, self.docs, strict=True):
+            score = 0.0
+            for term in query:
+                if term not in tf:
+                    continue
+                idf = math.log(1 + (self.n - self.df[term] + 0.5) / (self.df[term] + 0.5))
+                freq = tf[term]
+                score += (
+                    idf
+                    * freq
+                    * (self.k1 + 1)
+                    / (freq + self.k1 * (1 - self.b + self.b * len(doc) / self.avg))
+                )
+            out.append(score)
+        return out
+
+
+def metrics(
+    ranked: list[int],
+    turns: list[dict],
+    question: dict,
+    ks: list[int],
+    budget: int,
+    tokens: list[int],
+) -> dict[str, float]:
+    gold_sessions = set(question["answer_session_ids"])
+    gold_turns = {i for i, t in enumerate(turns) if t["gold"]}
+    out: dict[str, float] = {}
+    for k in ks:
+        top = ranked[:k]
+        out[f"session@{k}"] = len({turns[i]["session"] for i in top} & gold_sessions) / len(
+            gold_sessions
+        )
+        if gold_turns:
+            out[f"evidence@{k}"] = len(set(top) & gold_turns) / len(gold_turns)
+    spent, within = 0, []
+    for i in ranked:
+        if spent + tokens[i] > budget:
+            continue
+        within.append(i)
+        spent += tokens[i]
+    out[f"session@{budget}tok"] = len({turns[i]["session"] for i in within} & gold_sessions) / len(
+        gold_sessions
+    )
+    if gold_turns:
+        out[f"evidence@{budget}tok"] = len(set(within) & gold_turns) / len(gold_turns)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--questions", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--budget", type=int, default=2000, help="context tokens")
+    args = parser.parse_args()
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    import numpy as np
+
+    from audit.actors import Actor
+    from memory.core.text import content_lemmas, estimate_tokens
+    from memory.embeddings import embed_query
+    from memory.models import Engram
+    from memory.services.embedding import embed_missing
+    from memory.services.inputs import engram_batch
+    from memory.services.recall import RecallOptions, network_recall
+    from memory.services.remember import engrams_remember
+    from tenants import rls
+    from tenants.models import Tenant, User
+    from tenants.services import tenant_create, user_create
+
+    data = load(DATA)
+    questions = pick(data["questions"], args.questions, args.seed)
+    owner = User.objects.filter(email="lme@mnemo.local").first() or user_create(
+        email="lme@mnemo.local", password="longmemeval-bench-only"
+    )
+    tenant = Tenant.objects.filter(slug="lme").first()
+    if tenant is None:
+        with rls.tenant_scope(0):
+            tenant = tenant_create(name="LongMemEval", slug="lme", owner=owner)
+    actor = Actor.system("longmemeval")
+    ks = [5, 10]
+    totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    by_type: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    started = time.perf_counter()
+    for number, question in enumerate(questions, 1):
+        turns = turns_of(question, data["sessions"])
+        key = f"lme:{question['question_id']}".lower()
+        with rls.tenant_scope(tenant.pk):
+            result = engrams_remember(
+                tenant=tenant,
+                actor=actor,
+                network_key=key,
+                source="import",
+                items=engram_batch(
+                    [
+                        {
+                            "content": t["content"],
+                            "external_id": f"{t['session']}#{t['index']}",
+                            "occurred_at": t["date"].isoformat(),
+                            "type": "ATOMIC",
+                        }
+                        for t in turns
+                    ]
+                ),
+            )
+            ids = [o.id for o in result.outcomes]
+            embed_missing(tenant_id=tenant.pk, network_id=result.network.pk, engram_ids=ids)
+            vectors = dict(
+                Engram.objects.filter(tenant=tenant, pk__in=ids).values_list("id", "embedding")
+            )
+        index_of = {engram_id: i for i, engram_id in enumerate(ids)}
+        tokens = [estimate_tokens(t["content"]) for t in turns]
+        now = parse_date(question["question_date"])
+        with rls.tenant_scope(tenant.pk):
+            mind = network_recall(
+                tenant=tenant,
+                actor=actor,
+                network_key=key,
+                query=question["question"],
+                options=RecallOptions(k=50, token_budget=100_000, now=now),
+            )
+        ranked = {"mnemo": [index_of[e.id] for e in mind.engrams]}
+        bm25 = BM25([content_lemmas(t["content"]) for t in turns])
+        scores = bm25.scores(content_lemmas(question["question"]))
+        ranked["bm25"] = sorted(range(len(turns)), key=lambda i: -scores[i])[:50]
+        q = np.array(embed_query(question["question"]))
+        matrix = np.array([vectors[engram_id] for engram_id in ids])
+        sims = matrix @ q
+        ranked["dense"] = list(np.argsort(-sims)[:50])
+        for method, order in ranked.items():
+            for name, value in metrics(order, turns, question, ks, args.budget, tokens).items():
+                totals[method][name].append(value)
+                by_type[f"{question['question_type']}|{method}"][name].append(value)
+        elapsed = time.perf_counter() - started
+        print(f"  {number}/{len(questions)} questions, {elapsed:,.0f} s", end="\r", flush=True)
+    print()
+    names = list(next(iter(totals.values())))
+    print(
+        f"\nLongMemEval_S, {len(questions)} questions (seed {args.seed}), "
+        f"budget {args.budget} tokens\n"
+    )
+    print(f"{'method':<8}" + "".join(f"{n:>18}" for n in names))
+    for method in ("mnemo", "bm25", "dense"):
+        row = totals[method]
+        print(f"{method:<8}" + "".join(f"{sum(row[n]) / len(row[n]):>18.3f}" for n in names))
+    print("\nsession@10 by question type:")
+    types = sorted({key.split("|")[0] for key in by_type})
+    print(f"{'type':<28}" + "".join(f"{m:>10}" for m in ("mnemo", "bm25", "dense")))
+    for kind in types:
+        cells = []
+        for method in ("mnemo", "bm25", "dense"):
+            values = by_type[f"{kind}|{method}"]["session@10"]
+            cells.append(f"{sum(values) / len(values):>10.3f}")
+        print(f"{kind:<28}" + "".join(cells))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
