@@ -94,12 +94,12 @@ def salience(c: Candidate, now: datetime) -> dict[str, float]:
         + 0.15 * bla_part
     )
     return {
-        "type": round(type_part, 4),
-        "strength": round(c.strength, 4),
-        "importance": round(c.importance, 4),
-        "recency": round(recency, 4),
-        "base_level": round(bla_part, 4),
-        "salience": round(overall, 4),
+        "type": type_part,
+        "strength": c.strength,
+        "importance": c.importance,
+        "recency": recency,
+        "base_level": bla_part,
+        "salience": overall,
     }
 
 
@@ -109,13 +109,14 @@ def score(c: Candidate, *, mode: str, now: datetime) -> Scored:
     # Relevance decides, salience orders among the relevant: 0.6–1.0 of relevance.
     total = rel * (0.6 + 0.4 * parts["salience"])
     parts.update(
-        relevance=round(rel, 4),
-        text=round(c.text, 4),
-        direct=round(c.direct, 4),
-        vector=round(c.vector, 4),
-        associative=round(c.associative, 4),
+        relevance=rel, text=c.text, direct=c.direct, vector=c.vector, associative=c.associative
     )
-    return Scored(c, round(total, 6), parts)
+    return Scored(c, total, parts)
+
+
+def rounded(parts: dict[str, float]) -> dict[str, float]:
+    """Score parts as shown to people (rounding only what is returned, not every candidate)."""
+    return {name: round(value, 4) for name, value in parts.items()}
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

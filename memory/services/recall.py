@@ -30,14 +30,14 @@ from memory.core.activation import MODES, path_to, spread
 from memory.core.hebbian import base_level_activation
 from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
-from memory.core.ranking import Candidate, score, select
+from memory.core.ranking import Candidate, rounded, score, select
 from memory.core.text import content_lemmas
 from memory.models import Network
 from memory.services.networks import network_find
 from tenants.models import Tenant
 
 CHANNELS = frozenset({"text", "vector", "activation"})
-CANDIDATES_PER_CHANNEL = 100
+CANDIDATES_PER_CHANNEL = 80
 FUZZY_MIN = 0.35  # trigram similarity for a query word to count as a cue
 SEMANTIC_MIN = 0.55  # cosine for a cue to be a semantic match of the query
 VECTOR_FLOOR = 0.2  # MiniLM cosine below this says "unrelated"
@@ -142,19 +142,22 @@ def _seeds(
                 for cue_id, word, sim in cursor.fetchall():
                     if cue_id not in seeds:
                         seeds[cue_id] = (word, float(sim), "fuzzy")
-        vector = _query_vector(query) if "vector" in options.channels or not seeds else None
+        # Semantic cue matches are for words that are no cue; when every word matched, skip them.
+        unmatched = set(terms) - {lemma for lemma, df in lemma_df.items() if df > 0}
+        wanted = "activation" in options.channels and (unmatched or not seeds)
+        vector = _query_vector(query) if wanted else None
         if vector is not None:
             cursor.execute(
                 """
-                SELECT id, word, 1 - (embedding <=> %s::vector) AS sim FROM memory_cue
+                SELECT id, word, embedding <=> %s::vector AS distance FROM memory_cue
                  WHERE tenant_id = %s AND network_id = %s AND embedding IS NOT NULL
-                 ORDER BY embedding <=> %s::vector LIMIT 5
+                 ORDER BY distance LIMIT 5
                 """,
-                [vector, network.tenant_id, network.pk, vector],
+                [vector, network.tenant_id, network.pk],
             )
-            for cue_id, word, sim in cursor.fetchall():
-                if sim >= SEMANTIC_MIN and cue_id not in seeds:
-                    seeds[cue_id] = (word, float(sim), "semantic")
+            for cue_id, word, distance in cursor.fetchall():
+                if 1 - distance >= SEMANTIC_MIN and cue_id not in seeds:
+                    seeds[cue_id] = (word, 1.0 - float(distance), "semantic")
     return seeds
 
 
@@ -216,9 +219,9 @@ def _out_edges(network: Network):  # type: ignore[no-untyped-def]
     return out_edges
 
 
-SEED_LINKS = 300  # newest engrams read per query cue
+SEED_LINKS = 200  # newest engrams read per query cue
 SPREAD_LINKS = 25  # ... per cue reached by spreading
-SPREAD_CUES = 60  # strongest spread cues considered for candidates
+SPREAD_CUES = 40  # strongest spread cues considered for candidates
 
 
 def idf(engram_count: int) -> float:
@@ -289,7 +292,8 @@ def _by_text(network: Network, query: str, lemma_df: dict[str, int]) -> list[int
 
 def _text_query(network: Network, text: str, *, every: bool) -> list[int]:
     """The tsquery is built from literal parameters so the planner folds it into a constant and
-    uses the full-text index; newest matches first."""
+    uses the full-text index. No ORDER BY: the scan stops after LIMIT matches, so words found in
+    a tenth of a big network cost as little as rare ones (ranking happens on the candidates)."""
     if every:
         tsquery, params = "plainto_tsquery('english', %s)", [text]
     else:
@@ -302,7 +306,7 @@ def _text_query(network: Network, text: str, *, every: bool) -> list[int]:
             SELECT id FROM memory_engram
              WHERE tenant_id = %s AND network_id = %s AND status = 'active'
                AND search @@ ({tsquery})
-             ORDER BY id DESC LIMIT %s
+             LIMIT %s
             """,
             [network.tenant_id, network.pk, *params, CANDIDATES_PER_CHANNEL],
         )
@@ -310,19 +314,18 @@ def _text_query(network: Network, text: str, *, every: bool) -> list[int]:
 
 
 def _by_vector(network: Network, vector: str) -> dict[int, float]:
+    """Nearest engrams (HNSW; the search settings are per connection, see memory.apps)."""
     with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.ef_search = 100")
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         cursor.execute(
             """
-            SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_engram
+            SELECT id, embedding <=> %s::vector AS distance FROM memory_engram
              WHERE tenant_id = %s AND network_id = %s AND status = 'active'
                AND embedding IS NOT NULL
-             ORDER BY embedding <=> %s::vector LIMIT %s
+             ORDER BY distance LIMIT %s
             """,
-            [vector, network.tenant_id, network.pk, vector, CANDIDATES_PER_CHANNEL],
+            [vector, network.tenant_id, network.pk, CANDIDATES_PER_CHANNEL],
         )
-        return {row[0]: float(row[1]) for row in cursor.fetchall()}
+        return {row[0]: 1.0 - float(row[1]) for row in cursor.fetchall()}
 
 
 # --- phase 2 ---------------------------------------------------------------------------------
@@ -390,7 +393,7 @@ def _run(
                 why=Why(
                     channels=tuple(sorted(item.candidate.channels)),
                     path=path_to(best, cues) if best else (),
-                    parts=item.parts,
+                    parts=rounded(item.parts),
                 ),
             )
         )  # fmt: skip
