@@ -113,6 +113,13 @@ class EmbeddedServices:
         admin_uri = server.get_uri()
         with psycopg.connect(admin_uri, autocommit=True) as conn:
             _prepare_cluster(conn)
+            restart = _tune(conn)
+        if restart:
+            pg_ctl(
+                ["-w", "-m", "fast", "restart", "-l", str(pgdata / "log")],
+                pgdata=pgdata,
+                user=server.system_user,
+            )
         socket_dir = admin_uri.split("host=", 1)[1]
         self.env["DATABASE_OWNER_URL"] = (
             f"postgresql://{OWNER_ROLE}@/{APP_DATABASE}?host={socket_dir}"
@@ -139,6 +146,27 @@ class EmbeddedServices:
         self._redis = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
         _wait_for_port(port, self._redis)
         return f"redis://127.0.0.1:{port}/0"
+
+
+# Laptop-sized memory settings (defaults assume 128 MB of RAM): a 100k-engram network's vectors
+# and HNSW index then stay in shared buffers. Applied with ALTER SYSTEM; a restart follows once.
+SERVER_SETTINGS = {
+    "shared_buffers": "512MB",
+    "effective_cache_size": "2GB",
+    "work_mem": "16MB",
+    "maintenance_work_mem": "256MB",
+    "random_page_cost": "1.1",
+}
+
+
+def _tune(conn: object) -> bool:
+    """Apply SERVER_SETTINGS; True when the server must restart for them."""
+    execute = conn.execute  # type: ignore[attr-defined]
+    for name, value in SERVER_SETTINGS.items():
+        execute(f"ALTER SYSTEM SET {name} = '{value}'")
+    execute("SELECT pg_reload_conf()")
+    row = execute("SELECT count(*) FROM pg_settings WHERE pending_restart").fetchone()
+    return bool(row and row[0])
 
 
 def _prepare_cluster(conn: object) -> None:
