@@ -143,9 +143,7 @@ class RecallView(TenantAPIView):
     def post(self, request: Request) -> Response:
         body = _body(request)
         key = inputs.network_from(network=body.get("network"), role=body.get("role"))
-        query = body.get("query")
-        if query is not None and not isinstance(query, str):
-            raise ValidationFailed.field("query", "a string, or null to start from the hub cues")
+        query = inputs.recall_query(body.get("query"))
         options = RecallOptions(**inputs.recall_options(
             mode=body.get("mode"), k=body.get("k"), token_budget=body.get("token_budget"),
             now=body.get("now"), channels=body.get("channels"),

@@ -112,6 +112,7 @@ def embedder() -> Embedder:
 
 
 @lru_cache(maxsize=2048)
-def embed_query(text: str) -> tuple[float, ...]:
-    """A query's embedding, cached: agents repeat themselves."""
+def embed_query(text: str, scope: int = 0) -> tuple[float, ...]:
+    """A query's embedding, cached per ``scope`` (the tenant): agents repeat themselves, and a
+    shared cache would let one tenant time whether another asked the same thing."""
     return tuple(embedder().embed([text])[0])

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
 from tenants import rls
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -16,8 +20,9 @@ def embed_engrams(self: object, tenant_id: int, network_id: int, engram_ids: lis
     fills what is still missing, so retries and duplicate deliveries are harmless."""
     from memory.services.embedding import embed_missing
 
-    with rls.tenant_scope(tenant_id):
-        return embed_missing(tenant_id=tenant_id, network_id=network_id, engram_ids=engram_ids)
+    # embed_missing opens a short tenant-scoped transaction per chunk: no lock is held while
+    # the model runs.
+    return embed_missing(tenant_id=tenant_id, network_id=network_id, engram_ids=engram_ids)
 
 
 def _each_network(work: str) -> dict[str, int]:
@@ -31,8 +36,13 @@ def _each_network(work: str) -> dict[str, int]:
         with rls.tenant_scope(tenant_id):
             networks = list(Network.objects.filter(tenant_id=tenant_id))
         for network in networks:
-            with rls.tenant_scope(tenant_id):
-                result = getattr(maintenance, work)(network=network)
+            try:
+                with rls.tenant_scope(tenant_id):
+                    result = getattr(maintenance, work)(network=network)
+            except Exception:  # one network's failure (say, a deadlock) must not stop the rest
+                log.exception("%s failed for network %s of tenant %s", work, network.pk, tenant_id)
+                totals["failed"] = totals.get("failed", 0) + 1
+                continue
             values = result if isinstance(result, tuple) else (result,)
             for index, value in enumerate(values):
                 totals[f"{work}[{index}]"] = totals.get(f"{work}[{index}]", 0) + value

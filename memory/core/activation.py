@@ -59,6 +59,7 @@ def spread(
         for cid, (word, energy, via) in seeds.items()
     }
     connections: list[Connection] = []
+    sent: dict[int, float] = {}  # energy each cue has already passed on
     frontier = [cid for cid, cue in cues.items() if cue.energy >= mode.threshold]
     cycles = 0
     while frontier and cycles < mode.max_cycles and len(cues) < mode.max_active:
@@ -68,8 +69,10 @@ def spread(
         for source in frontier:
             out = edges.get(source, [])[: mode.max_edges]
             total = max(1.0, sum(weight for _, weight, _ in out))
+            fresh = cues[source].energy - sent.get(source, 0.0)  # only what it newly gained
+            sent[source] = cues[source].energy
             for target, weight, kind in out:
-                push = cues[source].energy * mode.decay * weight / total
+                push = fresh * mode.decay * weight / total
                 if push <= 0:
                     continue
                 connections.append(Connection(source, target, weight, kind))

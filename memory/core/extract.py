@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from memory.core.text import (
     CJK_RE,
     IDENTIFIER_RE,
+    MAX_WORD,
     is_number,
     is_stop_word,
     lemma,
@@ -109,4 +110,4 @@ def extract_schema(text: str, max_cues: int = MAX_CUES) -> list[str]:
         return KIND_PRIORITY[term.kind] * (1 + 0.5 * (frequency[term.lemma] - 1)) * early
 
     keep = sorted(first.values(), key=salience, reverse=True)[:max_cues]
-    return [t.display for t in sorted(keep, key=lambda t: t.position)]
+    return [t.display[:MAX_WORD] for t in sorted(keep, key=lambda t: t.position)]

@@ -52,5 +52,6 @@ class Mind:
     engrams: list[RankedEngram] = field(default_factory=list)
     context: str = ""
     context_tokens: int = 0
+    context_ids: tuple[int, ...] = ()  # the engrams the context holds, within the budget
     suppressed: int = 0  # near-duplicates left out
     took_ms: float = 0.0

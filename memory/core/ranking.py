@@ -165,5 +165,8 @@ def select(scored: Iterable[Scored], k: int) -> tuple[list[Scored], int]:
     for item in overflow:  # quotas never leave slots empty
         if len(chosen) >= k:
             break
+        if any(is_near_duplicate(item.candidate, c.candidate) for c in chosen):
+            suppressed += 1
+            continue
         chosen.append(item)
     return sorted(chosen, key=lambda s: (-s.score, s.candidate.id)), suppressed

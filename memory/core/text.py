@@ -88,10 +88,13 @@ def _stem(word: str) -> str:
     return word
 
 
+MAX_WORD = 100  # longer "words" (hashes, base64, run-on names) are cut: cues are concepts
+
+
 @lru_cache(maxsize=200_000)
 def lemma(word: str) -> str:
     """The normal form a cue is stored and matched under (cached: vocabularies repeat)."""
-    word = nfkc(word).casefold().strip("'’.-")
+    word = nfkc(word).casefold().strip("'’.-")[:MAX_WORD]
     word = word.removesuffix("'s").removesuffix("’s")
     if " " in word:
         return " ".join(_stem(part) for part in word.split())

@@ -7,32 +7,55 @@ from django.db.models import Q
 
 from memory.embeddings import embedder
 from memory.models import Cue, Engram
+from tenants import rls
 
 BATCH = 64
 
 
 def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> int:
-    """Embed the listed engrams that still lack a vector, and the network's unembedded cues."""
+    """Embed the listed engrams that still lack a vector, and the network's unembedded cues.
+
+    Reads and writes are short tenant-scoped transactions; the model runs between them, so a
+    slow embedding never holds a row lock that remember or recall would wait for.
+    """
     model = embedder()
     done = 0
-    pending = Engram.objects.filter(
-        tenant_id=tenant_id, network_id=network_id, pk__in=engram_ids
-    ).filter(Q(embedding__isnull=True) | ~Q(embedding_model=model.model_id))
-    rows = list(pending.only("id", "content", "content_hash").order_by("id"))
+    with rls.tenant_scope(tenant_id):
+        pending = Engram.objects.filter(
+            tenant_id=tenant_id, network_id=network_id, pk__in=engram_ids
+        ).filter(Q(embedding__isnull=True) | ~Q(embedding_model=model.model_id))
+        rows = list(pending.only("id", "content", "content_hash").order_by("id"))
     for start in range(0, len(rows), BATCH):
         chunk = rows[start : start + BATCH]
         vectors = model.embed([engram.content for engram in chunk])
-        done += _store(tenant_id, model.model_id, chunk, vectors)
-    cues = list(
-        Cue.objects.filter(tenant_id=tenant_id, network_id=network_id, embedding__isnull=True)
-        .only("id", "word").order_by("id")[:5000]
-    )  # fmt: skip
+        with rls.tenant_scope(tenant_id):
+            done += _store(tenant_id, model.model_id, chunk, vectors)
+    with rls.tenant_scope(tenant_id):
+        cues = list(
+            Cue.objects.filter(tenant_id=tenant_id, network_id=network_id, embedding__isnull=True)
+            .only("id", "word")
+            .order_by("id")[:5000]
+        )
     for start in range(0, len(cues), BATCH * 4):
         chunk = cues[start : start + BATCH * 4]
-        for cue, vector in zip(chunk, model.embed([c.word for c in chunk]), strict=True):
-            cue.embedding = vector
-        Cue.objects.bulk_update(chunk, ["embedding"])
+        vectors = model.embed([c.word for c in chunk])
+        with rls.tenant_scope(tenant_id):
+            _store_cues(tenant_id, network_id, chunk, vectors)
     return done
+
+
+def _store_cues(
+    tenant_id: int, network_id: int, chunk: list[Cue], vectors: list[list[float]]
+) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE memory_cue c SET embedding = v.vec::vector
+              FROM unnest(%s::bigint[], %s::text[]) AS v(id, vec)
+             WHERE c.tenant_id = %s AND c.network_id = %s AND c.id = v.id AND c.embedding IS NULL
+            """,
+            [[c.pk for c in chunk], [_literal(v) for v in vectors], tenant_id, network_id],
+        )
 
 
 def _store(tenant_id: int, model_id: str, chunk: list[Engram], vectors: list[list[float]]) -> int:

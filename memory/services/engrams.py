@@ -12,9 +12,17 @@ from audit.actors import Actor
 from audit.services import audit_record
 from config.errors import Conflict, ValidationFailed
 from memory.models import Engram
-from memory.services.graph import cues_upsert, edges_reinforce, engram_link, engram_unlink
+from memory.services.graph import cues_upsert, edges_reinforce, engram_unlink
 from memory.services.inputs import engram_input
-from memory.services.remember import apply_input, queue_embedding, schema_of, snapshot
+from memory.services.remember import (
+    engram_revise,
+    lemma_words,
+    queue_embedding,
+    revision,
+    schema_of,
+    snapshot,
+    with_retry,
+)
 from tenants.models import Tenant
 
 EDITABLE = ("content", "schema", "type", "strength", "importance", "metadata", "occurred_at")
@@ -28,6 +36,10 @@ def engram_update(
     unknown = sorted(set(changes) - set(EDITABLE))
     if unknown:
         raise ValidationFailed.field(unknown[0], "cannot be changed (or is not a field)")
+    return with_retry(lambda: _update(tenant, actor, engram, changes))
+
+
+def _update(tenant: Tenant, actor: Actor, engram: Engram, changes: dict[str, Any]) -> Engram:
     with transaction.atomic():
         locked = Engram.objects.select_for_update().get(tenant=tenant, pk=engram.pk)
         if locked.status in {Engram.Status.DELETED, Engram.Status.ERASED}:
@@ -39,20 +51,26 @@ def engram_update(
         merged["external_id"] = locked.external_id
         item = engram_input(0, merged)
         display, lemmas = schema_of(item)
-        refile = item.content != locked.content or display != list(locked.schema)
-        status, network = locked.status, locked.network
-        vector, model = locked.embedding, locked.embedding_model
-        if refile:
-            engram_unlink(network, locked)
-        apply_input(locked, item, display, timezone.now())
-        locked.status = status  # editing does not change moderation state
-        if not refile:  # the same words keep their vector
-            locked.embedding, locked.embedding_model = vector, model
-        locked.save()
-        if refile:
-            cue_ids = cues_upsert(network, dict(zip(lemmas, display, strict=True)), Counter(lemmas))
-            engram_link(network, locked, lemmas, cue_ids)
+        network = locked.network
+        words_changed, joins = revision(locked, item, display)
+        joins = joins and locked.status == Engram.Status.ACTIVE  # a manual edit reactivates nothing
+        # every cue touched (old and new schema) locked in one sorted statement first
+        touched = dict(zip(lemmas, display, strict=True)) if joins else {}
+        touched.update(lemma_words(locked.schema))
+        cue_ids = cues_upsert(network, touched, Counter(lemmas) if joins else None)
+        engram_revise(
+            network=network,
+            engram=locked,
+            item=item,
+            display=display,
+            lemmas=lemmas,
+            cue_ids=cue_ids,
+            now=timezone.now(),
+            reactivate=False,
+        )
+        if words_changed and locked.status == Engram.Status.ACTIVE:
             edges_reinforce(network, [lemmas], cue_ids)
+        if words_changed:
             queue_embedding(tenant.pk, network.pk, [locked.pk])
         after = snapshot(locked)
         if after != before:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from django.db import connection
 from django.utils import timezone
 
-from memory.core.hebbian import HALF_LIFE_DAYS, MAX_OUT_DEGREE, PRUNE_BELOW, edge_uses
+from memory.core.hebbian import HALF_LIFE_DAYS, MAX_OUT_DEGREE, edge_uses
 from memory.models import Engram, EngramCue, Network
 
 
@@ -108,27 +108,46 @@ def edges_reinforce(network: Network, schemas: list[list[str]], cue_ids: dict[st
 
 
 def edges_weaken(network: Network, schemas: list[list[str]], cue_ids: dict[str, int]) -> None:
-    """Undo one reinforcement per use (a memory was edited or deleted); prune what fades out."""
+    """One memory fewer uses these edges (edited or deleted): each keeps the share of its weight
+    the remaining uses account for, ``w · (n − 1) / n``, and goes when no use is left."""
     rows = _edge_rows(schemas, cue_ids)
     if not rows:
         return
-    sources, targets, kinds, fresh, _ = (list(column) for column in zip(*rows, strict=True))
+    sources, targets, kinds, _, _ = (list(column) for column in zip(*rows, strict=True))
     with connection.cursor() as cursor:
         cursor.execute(
             """
             UPDATE memory_edge e
-               SET weight = GREATEST(1 - (1 - e.weight) / (1 - u.w), 0.000001),
+               SET weight = GREATEST(e.weight * (e.count - 1) / GREATEST(e.count, 1), 0.000001),
                    count = GREATEST(e.count - 1, 0)
-              FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::float8[]) AS u(s, t, k, w)
+              FROM unnest(%s::bigint[], %s::bigint[], %s::text[]) AS u(s, t, k)
              WHERE e.tenant_id = %s AND e.network_id = %s
                AND e.source_id = u.s AND e.target_id = u.t AND e.kind = u.k
             """,
-            [sources, targets, kinds, fresh, network.tenant_id, network.pk],
+            [sources, targets, kinds, network.tenant_id, network.pk],
         )
         cursor.execute(
             "DELETE FROM memory_edge WHERE tenant_id = %s AND network_id = %s "
-            "AND source_id = ANY(%s) AND (weight < %s OR count = 0)",
-            [network.tenant_id, network.pk, sorted(set(sources)), PRUNE_BELOW],
+            "AND source_id = ANY(%s) AND count = 0 RETURNING source_id",
+            [network.tenant_id, network.pk, sorted(set(sources))],
+        )
+        gone = Counter(row[0] for row in cursor.fetchall())
+    degree_subtract(network, gone)
+
+
+def degree_subtract(network: Network, gone: Counter[int]) -> None:
+    """Edges left these cues: lower their out-degree counters."""
+    if not gone:
+        return
+    ids = sorted(gone)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE memory_cue c SET out_degree = GREATEST(c.out_degree - t.n, 0)
+              FROM unnest(%s::bigint[], %s::int[]) AS t(id, n)
+             WHERE c.tenant_id = %s AND c.network_id = %s AND c.id = t.id
+            """,
+            [ids, [gone[i] for i in ids], network.tenant_id, network.pk],
         )
 
 

@@ -21,6 +21,7 @@ MAX_BATCH = 1000
 MAX_CONTENT_CHARS = 16_000
 MAX_SCHEMA_WORDS = 32
 MAX_WORD_CHARS = 100
+MAX_QUERY_CHARS = 2000
 MAX_METADATA_BYTES = 8_192
 MAX_EXTERNAL_ID = 200
 NETWORK_KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_.:@-]{0,99}$")
@@ -73,7 +74,7 @@ def _schema(index: int, value: object) -> list[str] | None:
             value = value[0].split()
     if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
         raise _fail(index, "schema", "must be a list of words")
-    words = [w.strip() for w in value if w.strip()]
+    words = [no_nul(index, "schema", w.strip()) for w in value if w.strip()]
     if len(words) > MAX_SCHEMA_WORDS:
         raise _fail(index, "schema", f"at most {MAX_SCHEMA_WORDS} words")
     if any(len(w) > MAX_WORD_CHARS for w in words):
@@ -81,10 +82,26 @@ def _schema(index: int, value: object) -> list[str] | None:
     return words or None
 
 
+def parse_instant(value: object) -> datetime | None:
+    """An ISO 8601 date-time, or None if it is not one (impossible dates included)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return parse_datetime(value)
+    except ValueError:  # well-formed but impossible, like 2024-02-30
+        return None
+
+
+def no_nul(index: int, name: str, value: str) -> str:
+    if "\x00" in value:
+        raise _fail(index, name, "may not contain NUL characters")
+    return value
+
+
 def _occurred_at(index: int, value: object) -> datetime | None:
     if value in (None, ""):
         return None
-    parsed = parse_datetime(value) if isinstance(value, str) else None
+    parsed = parse_instant(value)
     if parsed is None:
         raise _fail(index, "occurred_at", "must be an ISO 8601 date-time")
     if parsed.tzinfo is None:
@@ -97,8 +114,11 @@ def _metadata(index: int, value: object) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict):
         raise _fail(index, "metadata", "must be a JSON object")
-    if len(json.dumps(value)) > MAX_METADATA_BYTES:
+    encoded = json.dumps(value)
+    if len(encoded) > MAX_METADATA_BYTES:
         raise _fail(index, "metadata", f"at most {MAX_METADATA_BYTES} bytes as JSON")
+    if "\\u0000" in encoded:
+        raise _fail(index, "metadata", "may not contain NUL characters")
     return value
 
 
@@ -110,6 +130,7 @@ def engram_input(index: int, raw: object) -> EngramInput:
         raise _fail(index, "content", "is required and may not be empty")
     if len(content) > MAX_CONTENT_CHARS:
         raise _fail(index, "content", f"at most {MAX_CONTENT_CHARS} characters")
+    no_nul(index, "content", content)
     kind = str(raw.get("type") or Engram.Type.ATOMIC).upper()
     if kind not in TYPES:
         raise _fail(index, "type", f"must be one of {', '.join(sorted(TYPES))}")
@@ -118,6 +139,8 @@ def engram_input(index: int, raw: object) -> EngramInput:
         not isinstance(external_id, str) or not 0 < len(external_id) <= MAX_EXTERNAL_ID
     ):
         raise _fail(index, "external_id", f"a string of 1–{MAX_EXTERNAL_ID} characters")
+    if external_id is not None:
+        no_nul(index, "external_id", external_id)
     unknown = set(raw) - {
         "content", "schema", "type", "strength", "importance", "occurred_at", "external_id",
         "metadata",
@@ -183,13 +206,31 @@ def recall_options(
             raise ValidationFailed.field(name, f"an integer from 1 to {top}")
         out[name] = value
     if now not in (None, ""):
-        parsed = parse_datetime(now) if isinstance(now, str) else None
+        parsed = parse_instant(now)
         if parsed is None or parsed.tzinfo is None:
             raise ValidationFailed.field("now", "an ISO 8601 date-time with a time zone")
         out["now"] = parsed
     if channels not in (None, "", []):
         allowed = {"text", "vector", "activation"}
-        if not isinstance(channels, list) or not channels or not set(channels) <= allowed:
+        if (
+            not isinstance(channels, list)
+            or not channels
+            or not all(isinstance(c, str) for c in channels)
+            or not set(channels) <= allowed
+        ):
             raise ValidationFailed.field("channels", "a list drawn from text, vector, activation")
         out["channels"] = frozenset(channels)
     return out
+
+
+def recall_query(raw: object) -> str | None:
+    """A recall query: text (at most MAX_QUERY_CHARS), or null/empty for "what is this about"."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise ValidationFailed.field("query", "a string, or null to start from the hub cues")
+    if len(raw) > MAX_QUERY_CHARS:
+        raise ValidationFailed.field("query", f"at most {MAX_QUERY_CHARS} characters")
+    if "\x00" in raw:
+        raise ValidationFailed.field("query", "may not contain NUL characters")
+    return raw.strip() or None

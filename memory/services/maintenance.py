@@ -6,6 +6,7 @@ last decayed or reinforced, whichever is later, with the Hebbian half-life.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import timedelta
 
 from django.db import connection
@@ -16,7 +17,7 @@ from audit.actors import Actor
 from audit.services import audit_record
 from memory.core.hebbian import HALF_LIFE_DAYS, PRUNE_BELOW
 from memory.models import Engram, Network
-from memory.services.graph import bound_out_degree, engram_unlink
+from memory.services.graph import bound_out_degree, degree_subtract, engram_unlink
 
 ARCHIVE_AFTER_DAYS = 180
 ARCHIVE_BELOW = 0.3  # both strength and importance under this
@@ -41,11 +42,13 @@ def network_decay(*, network: Network, half_life_days: float = HALF_LIFE_DAYS) -
         )
         decayed = cursor.rowcount
         cursor.execute(
-            "DELETE FROM memory_edge WHERE tenant_id = %s AND network_id = %s AND weight < %s",
+            "DELETE FROM memory_edge WHERE tenant_id = %s AND network_id = %s AND weight < %s "
+            "RETURNING source_id",
             [network.tenant_id, network.pk, PRUNE_BELOW],
         )
-        pruned = cursor.rowcount
-    return decayed, pruned + bound_out_degree(network)
+        gone = Counter(row[0] for row in cursor.fetchall())
+    degree_subtract(network, gone)
+    return decayed, sum(gone.values()) + bound_out_degree(network)
 
 
 def network_archive_cold(*, network: Network) -> int:

@@ -44,6 +44,7 @@ VECTOR_FLOOR = 0.2  # MiniLM cosine below this says "unrelated"
 PRIME_TTL_SECONDS = 30 * 60
 PRIME_CARRY = 0.5  # a primed cue starts the next recall at half its prime energy
 HUB_SEEDS = 8
+MAX_QUERY_TERMS = 32
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def network_recall(
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
     _run(network, mind, seeds, query, options, now, lemma_df)
-    _touch(network, mind, seeds, now)
+    _touch(network, mind, seeds)
     mind.took_ms = _ms(started)
     return mind
 
@@ -90,8 +91,9 @@ def network_prime(
         return mind
     now = timezone.now()
     options = RecallOptions(k=6, token_budget=token_budget, now=now)
-    _run(network, mind, _hub_seeds(network, now), None, options, now, {})
-    _store_prime(network, actor, {cue.id: cue.energy for cue in mind.cues})
+    hubs = _hub_seeds(network, now)
+    _run(network, mind, hubs, None, options, now, {})
+    _store_prime(network, actor, {cue_id: energy for cue_id, (_, energy, _) in hubs.items()})
     mind.took_ms = _ms(started)
     return mind
 
@@ -109,7 +111,7 @@ def _seeds(
     """{cue id: (word, energy, how)}: exact lemma matches, then trigram-fuzzy for the words that
     are not cues, then the cues nearest to the query's embedding. Fills ``lemma_df`` with the
     engram count of each query lemma (0 when it is no cue)."""
-    terms = list(dict.fromkeys(content_lemmas(query)))
+    terms = list(dict.fromkeys(content_lemmas(query)))[:MAX_QUERY_TERMS]
     seeds: dict[int, tuple[str, float, str]] = {}
     lemma_df.update(dict.fromkeys(terms, 0))
     with connection.cursor() as cursor:
@@ -145,7 +147,7 @@ def _seeds(
         # Semantic cue matches are for words that are no cue; when every word matched, skip them.
         unmatched = set(terms) - {lemma for lemma, df in lemma_df.items() if df > 0}
         wanted = "activation" in options.channels and (unmatched or not seeds)
-        vector = _query_vector(query) if wanted else None
+        vector = _query_vector(query, network.tenant_id) if wanted else None
         if vector is not None:
             cursor.execute(
                 """
@@ -184,11 +186,11 @@ def _hub_seeds(network: Network, now: datetime) -> dict[int, tuple[str, float, s
     return {cue_id: (word, 0.4 + 0.6 * s / best, "hub") for s, cue_id, word in top}
 
 
-def _query_vector(query: str) -> str | None:
+def _query_vector(query: str, tenant_id: int) -> str | None:
     from memory.embeddings import embed_query
 
     try:
-        vector = embed_query(query)
+        vector = embed_query(query, tenant_id)
     except Exception:  # the embedder is optional for recall: text and graph still work
         return None
     return "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
@@ -234,12 +236,15 @@ def _by_activation(
 ) -> dict[int, tuple[float, float, int, int]]:
     """{engram id: (direct, associative, depth, best cue)} from the engrams filed under the
     activated cues — a bounded number per cue, newest first, so hubs cannot flood the query."""
-    seeds = [cue for cue in cues.values() if cue.depth == 0]
-    spread_cues = sorted((c for c in cues.values() if c.depth > 0), key=lambda c: -c.energy)
+    # Query cues are direct evidence; primed hubs only add context, like spread energy.
+    seeds = [cue for cue in cues.values() if cue.depth == 0 and cue.seed_via != "prime"]
+    spread_cues = sorted(
+        (c for c in cues.values() if c.depth > 0 or c.seed_via == "prime"), key=lambda c: -c.energy
+    )
     chosen = seeds + spread_cues[:SPREAD_CUES]
     if not chosen:
         return {}
-    limits = [SEED_LINKS if cue.depth == 0 else SPREAD_LINKS for cue in chosen]
+    limits = [SEED_LINKS if cue in seeds else SPREAD_LINKS for cue in chosen]
     with connection.cursor() as cursor:
         cursor.execute(
             """
@@ -261,7 +266,7 @@ def _by_activation(
         for cue_id in cue_ids:
             cue = cues[cue_id]
             weight = idf(df.get(cue_id, 1))
-            if cue.depth == 0:
+            if cue.depth == 0 and cue.seed_via != "prime":
                 direct += weight * cue.energy / seed_total
             else:
                 miss *= 1.0 - min(cue.energy * math.sqrt(weight), 0.999)
@@ -348,7 +353,9 @@ def _run(
     df = _describe_cues(network, cues)
     by_act = _by_activation(network, cues, df) if activation else {}
     by_text = _by_text(network, query, lemma_df) if query and "text" in options.channels else []
-    vector = _query_vector(query) if query and "vector" in options.channels else None
+    vector = (
+        _query_vector(query, network.tenant_id) if query and "vector" in options.channels else None
+    )
     by_vec = _by_vector(network, vector) if vector else {}
     ids = set(by_act) | set(by_text) | set(by_vec)
     rows = _rows(network, ids)
@@ -401,7 +408,7 @@ def _run(
         [Packable(e.id, e.type, e.content, e.score, e.token_count) for e in mind.engrams],
         options.token_budget,
     )
-    mind.context, mind.context_tokens = packed.text, packed.tokens
+    mind.context, mind.context_tokens, mind.context_ids = packed.text, packed.tokens, packed.ids
 
 
 def _describe_cues(network: Network, cues: dict[int, ActivatedCue]) -> dict[int, int]:
@@ -469,39 +476,28 @@ def _contents(network: Network, ids: list[int]) -> dict[int, tuple[str, str | No
 # --- bookkeeping -----------------------------------------------------------------------------
 
 
-def _touch(
-    network: Network, mind: Mind, seeds: Mapping[int, tuple[str, float, str]], now: datetime
-) -> None:
-    """Once per recall: the query's cues and the returned engrams were accessed (one round
-    trip; both tables leave room for HOT updates, so no index is rewritten)."""
+def _touch(network: Network, mind: Mind, seeds: Mapping[int, tuple[str, float, str]]) -> None:
+    """Once per recall: the query's cues and the returned engrams were accessed, now (never at
+    the client's ``now``, which only shapes scoring). Engrams are locked before cues, the order
+    remember uses, so the two never deadlock."""
+    now = timezone.now()
     seed_ids = sorted(
         cid for cid, (_, _, via) in seeds.items() if via in {"exact", "fuzzy", "semantic"}
     )
     engram_ids = sorted(e.id for e in mind.engrams)
-    if not seed_ids and not engram_ids:
-        return
     with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            WITH cues AS (
-                UPDATE memory_cue SET recall_count = recall_count + 1, last_recalled_at = %s
-                 WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s) RETURNING 1),
-            engrams AS (
-                UPDATE memory_engram SET recall_count = recall_count + 1, last_recalled_at = %s
-                 WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s) RETURNING 1)
-            SELECT (SELECT count(*) FROM cues), (SELECT count(*) FROM engrams)
-            """,
-            [
-                now,
-                network.tenant_id,
-                network.pk,
-                seed_ids,
-                now,
-                network.tenant_id,
-                network.pk,
-                engram_ids,
-            ],
-        )
+        if engram_ids:
+            cursor.execute(
+                "UPDATE memory_engram SET recall_count = recall_count + 1, last_recalled_at = %s "
+                "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
+                [now, network.tenant_id, network.pk, engram_ids],
+            )
+        if seed_ids:
+            cursor.execute(
+                "UPDATE memory_cue SET recall_count = recall_count + 1, last_recalled_at = %s "
+                "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
+                [now, network.tenant_id, network.pk, seed_ids],
+            )
 
 
 def _prime_key(network: Network, actor: Actor) -> str:

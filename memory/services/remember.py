@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from audit.actors import Actor
@@ -56,8 +57,18 @@ class RememberResult:
         return sum(1 for o in self.outcomes if o.status == status)
 
 
-def _dedup_lemmas(words: list[str]) -> list[str]:
-    return list(dict.fromkeys(key for key in (lemma(w) for w in words) if key))
+def dedup_lemmas(words: list[str]) -> list[str]:
+    return list(lemma_words(words))
+
+
+def lemma_words(words: list[str]) -> dict[str, str]:
+    """{lemma: first display word}, in order, one per concept."""
+    out: dict[str, str] = {}
+    for word in words:
+        key = lemma(word)
+        if key and key not in out:
+            out[key] = word
+    return out
 
 
 def content_hash(content: str) -> str:
@@ -66,12 +77,7 @@ def content_hash(content: str) -> str:
 
 def schema_of(item: EngramInput) -> tuple[list[str], list[str]]:
     """(display words, lemmas), one per concept, in order; derived when the client gave none."""
-    words = item.schema if item.schema else extract_schema(item.content)
-    display: dict[str, str] = {}
-    for word in words:
-        key = lemma(word)
-        if key and key not in display:
-            display[key] = word
+    display = lemma_words(item.schema if item.schema else extract_schema(item.content))
     return list(display.values()), list(display)
 
 
@@ -97,14 +103,24 @@ def _same(engram: Engram, item: EngramInput, display: list[str]) -> bool:
 def engrams_remember(
     *, tenant: Tenant, actor: Actor, network_key: str, items: list[EngramInput], source: str
 ) -> RememberResult:
-    """Remember a validated batch (see services.inputs). Retries once on a concurrent insert of
-    the same external_id, so two clients sending the same memory get one engram."""
+    """Remember a validated batch (see services.inputs). Retried once after a concurrent insert of
+    the same external_id (two clients sending one memory get one engram) or a deadlock."""
+    return with_retry(lambda: _remember(tenant, actor, network_key, items, source))
+
+
+def _retryable(exc: Exception) -> bool:
+    if isinstance(exc, IntegrityError):
+        return True
+    return getattr(exc.__cause__, "sqlstate", None) in {"40P01", "40001"}  # deadlock, serialization
+
+
+def with_retry[T](work: Callable[[], T]) -> T:
     for attempt in (1, 2):
         try:
             with transaction.atomic():
-                return _remember(tenant, actor, network_key, items, source)
-        except IntegrityError:
-            if attempt == 2:
+                return work()
+        except (IntegrityError, OperationalError) as exc:
+            if attempt == 2 or not _retryable(exc):
                 raise
     raise AssertionError("unreachable")
 
@@ -118,15 +134,23 @@ def _remember(
     existing = _existing(network, items)
     plan = _plan(items, schemas, existing)
 
-    # Cues first (all lemmas of new and changed engrams), counting the engrams that join them.
+    # Cues first: every cue this batch touches — new schemas, and the old schemas of engrams
+    # being re-filed — in one sorted upsert, so all cue locks are taken in one order.
     words: dict[str, str] = {}
     joins: Counter[str] = Counter()
     for index, action in plan.items():
-        if action in {"create", "update"}:
-            display, lemmas = schemas[index]
+        engram = existing.get(index)
+        display, lemmas = schemas[index]
+        joining = action == "create" or (
+            action == "update" and engram is not None and revision(engram, items[index], display)[1]
+        )
+        if joining:
             for word, key in zip(display, lemmas, strict=True):
                 words.setdefault(key, word)
                 joins[key] += 1
+        if engram is not None and action in {"update", "reinforce"}:
+            for key, word in lemma_words(engram.schema).items():
+                words.setdefault(key, word)
     cue_ids = cues_upsert(network, words, joins)
 
     outcomes: list[Outcome] = []
@@ -138,24 +162,32 @@ def _remember(
         display, lemmas = schemas[index]
         action = plan[index]
         engram = existing.get(index)
-        if action == "unchanged" and engram is not None:
-            outcomes.append(Outcome(index, engram.pk, engram.external_id, "unchanged"))
+        if action in {"unchanged", "deleted"} and engram is not None:
+            outcomes.append(Outcome(index, engram.pk, engram.external_id, action))
         elif action == "reinforce" and engram is not None:
             engram.strength = round(reinforce(engram.strength, REPEAT_STRENGTH_ETA), 6)
             engram.updated_at = now
             engram.save(update_fields=["strength", "updated_at"])
-            reinforced_schemas.append(_dedup_lemmas(engram.schema))
+            reinforced_schemas.append(dedup_lemmas(engram.schema))
             outcomes.append(Outcome(index, engram.pk, engram.external_id, "reinforced"))
             audits.append(_audit(tenant, actor, "engram.reinforce", engram,
                                  after={"strength": engram.strength}))  # fmt: skip
         elif action == "update" and engram is not None:
             before = snapshot(engram)
-            engram_unlink(network, engram)
-            apply_input(engram, item, display, now)
-            engram.save()
-            engram_link(network, engram, lemmas, cue_ids)
-            reinforced_schemas.append(lemmas)
-            changed_ids.append(engram.pk)
+            words_changed = engram_revise(
+                network=network,
+                engram=engram,
+                item=item,
+                display=display,
+                lemmas=lemmas,
+                cue_ids=cue_ids,
+                now=now,
+                reactivate=True,
+            )
+            if engram.status == Engram.Status.ACTIVE and words_changed:
+                reinforced_schemas.append(lemmas)
+            if words_changed:
+                changed_ids.append(engram.pk)
             outcomes.append(Outcome(index, engram.pk, engram.external_id, "updated"))
             audits.append(_audit(tenant, actor, "engram.update", engram, before=before,
                                  after=snapshot(engram)))  # fmt: skip
@@ -179,7 +211,7 @@ def _remember(
             outcomes.append(Outcome(index, engram.pk, engram.external_id, "created"))
             audits.append(_audit(tenant, actor, "engram.create", engram, after=snapshot(engram)))
             changed_ids.append(engram.pk)
-    edges = edges_reinforce(network, reinforced_schemas, _all_cue_ids(network, cue_ids, schemas))
+    edges = edges_reinforce(network, reinforced_schemas, cue_ids)
     audit_record_many(audits)
     if changed_ids:
         queue_embedding(tenant.pk, network.pk, changed_ids)
@@ -191,8 +223,10 @@ def _existing(network: Network, items: list[EngramInput]) -> dict[int, Engram]:
     by_external = {item.external_id: i for i, item in enumerate(items) if item.external_id}
     found: dict[int, Engram] = {}
     if by_external:
-        rows = Engram.objects.select_for_update().filter(
-            tenant_id=network.tenant_id, network=network, external_id__in=list(by_external)
+        rows = (
+            Engram.objects.select_for_update()
+            .filter(tenant_id=network.tenant_id, network=network, external_id__in=list(by_external))
+            .order_by("id")
         )
         for engram in rows:
             found[by_external[engram.external_id]] = engram  # type: ignore[index]
@@ -218,11 +252,57 @@ def _plan(
         engram = existing.get(index)
         if engram is None:
             plan[index] = "create"
+        elif engram.status in {Engram.Status.DELETED, Engram.Status.ERASED}:
+            plan[index] = (
+                "deleted"  # a person deleted it: an agent repeating itself does not undo that
+            )
         elif item.external_id:
             plan[index] = "unchanged" if _same(engram, item, schemas[index][0]) else "update"
         else:
             plan[index] = "reinforce"
     return plan
+
+
+def revision(engram: Engram, item: EngramInput, display: list[str]) -> tuple[bool, bool]:
+    """(its words change, it joins the graph under the new schema) for revising ``engram``."""
+    words_changed = item.content != engram.content or display != list(engram.schema)
+    was_linked = engram.status == Engram.Status.ACTIVE
+    will_link = engram.status in {Engram.Status.ACTIVE, Engram.Status.ARCHIVED}
+    return words_changed, will_link and (words_changed or not was_linked)
+
+
+def engram_revise(
+    *,
+    network: Network,
+    engram: Engram,
+    item: EngramInput,
+    display: list[str],
+    lemmas: list[str],
+    cue_ids: dict[str, int],
+    now: Any,
+    reactivate: bool,
+) -> bool:
+    """Apply ``item`` to a locked engram. New words re-file it under its cues (old edges
+    weakened, links moved) and clear its vector; the same words keep both. ``reactivate``
+    brings an archived engram back (an agent remembering it again); moderation states and
+    deletions are never changed here. Returns whether the words changed."""
+    words_changed = item.content != engram.content or display != list(engram.schema)
+    was_linked = engram.status == Engram.Status.ACTIVE
+    status = engram.status
+    if reactivate and status == Engram.Status.ARCHIVED:
+        status = Engram.Status.ACTIVE
+    will_link = status == Engram.Status.ACTIVE
+    vector, model = engram.embedding, engram.embedding_model
+    if was_linked and (words_changed or not will_link):
+        engram_unlink(network, engram)
+    apply_input(engram, item, display, now)
+    engram.status = status
+    if not words_changed:
+        engram.embedding, engram.embedding_model = vector, model
+    engram.save()
+    if will_link and (words_changed or not was_linked):
+        engram_link(network, engram, lemmas, cue_ids)
+    return words_changed
 
 
 def apply_input(engram: Engram, item: EngramInput, display: list[str], now: Any) -> None:
@@ -241,22 +321,6 @@ def apply_input(engram: Engram, item: EngramInput, display: list[str], now: Any)
     engram.embedding = None
     engram.embedding_model = ""
     engram.updated_at = now
-
-
-def _all_cue_ids(
-    network: Network, cue_ids: dict[str, int], schemas: list[tuple[list[str], list[str]]]
-) -> dict[str, int]:
-    """Reinforced repeats use cues that were not upserted in this batch: look them up."""
-    missing = {key for _, lemmas in schemas for key in lemmas if key not in cue_ids}
-    if not missing:
-        return cue_ids
-    from memory.models import Cue
-
-    found = dict(
-        Cue.objects.filter(tenant_id=network.tenant_id, network=network, lemma__in=missing)
-        .values_list("lemma", "id")
-    )  # fmt: skip
-    return {**cue_ids, **found}
 
 
 def _audit(

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+import pytest
+
 from memory.core.activation import MODES, Mode, path_to, spread
 
 Graph = dict[int, list[tuple[int, float, str]]]
@@ -78,3 +80,14 @@ def test_cycles_in_the_graph_terminate() -> None:
     loop = {1: [(2, 0.9, "sequence")], 2: [(1, 0.9, "sequence")]}
     energy = run(loop, {1: 1.0})
     assert set(energy) == {1, 2}
+
+
+def test_a_cue_reached_again_passes_on_only_what_it_newly_gained() -> None:
+    # 2 is lit from 1 (cycle 1) and again from 3 (cycle 2); its second push to 4 carries only
+    # the energy it gained the second time, not all of it again.
+    graph = {1: [(2, 0.5, "s"), (3, 0.5, "s")], 3: [(2, 0.5, "s")], 2: [(4, 0.5, "s")]}
+    mode = Mode(threshold=0.01, max_edges=8, max_cycles=10, decay=0.9, max_active=50)
+    energy = run(graph, {1: 1.0}, mode)
+    first = 0.45 * 0.9 * 0.5  # 2's first push to 4
+    gained = (1 - (1 - 0.45) * (1 - 0.45 * 0.9 * 0.5)) - 0.45  # what 2 gained from 3
+    assert energy[4] == pytest.approx(1 - (1 - first) * (1 - gained * 0.9 * 0.5))

@@ -11,10 +11,17 @@ NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
 def cand(i: int, kind: str = "ATOMIC", **kw: object) -> Candidate:
     base: dict[str, object] = dict(
-        id=i, type=kind, strength=0.5, importance=0.5, happened_at=NOW - timedelta(days=1),
-        last_access_at=None, access_count=0, token_count=10, lemmas=frozenset({f"w{i}", "x"}),
+        id=i,
+        type=kind,
+        strength=0.5,
+        importance=0.5,
+        happened_at=NOW - timedelta(days=1),
+        last_access_at=None,
+        access_count=0,
+        token_count=10,
+        lemmas=frozenset({f"w{i}", "x"}),
         text=0.5,
-    )  # fmt: skip
+    )
     base.update(kw)
     return Candidate(**base)  # type: ignore[arg-type]
 
@@ -28,8 +35,10 @@ def test_more_relevant_scores_higher_and_unrelated_scores_zero() -> None:
 
 
 def test_patterns_outrank_links_outrank_atoms_at_equal_relevance() -> None:
-    scores = [score(cand(i, kind), mode="balanced", now=NOW).score
-              for i, kind in enumerate(["PATTERN", "LINK", "ATOMIC"])]  # fmt: skip
+    scores = [
+        score(cand(i, kind), mode="balanced", now=NOW).score
+        for i, kind in enumerate(["PATTERN", "LINK", "ATOMIC"])
+    ]
     assert scores[0] > scores[1] > scores[2]
 
 
@@ -67,8 +76,9 @@ def test_score_parts_explain_the_score() -> None:
 
 def test_near_duplicates_are_suppressed_and_counted() -> None:
     same = frozenset({"redis", "port", "6379"})
-    items = [score(cand(i, lemmas=same, text=0.9 - i / 10), mode="balanced", now=NOW)
-             for i in range(3)]  # fmt: skip
+    items = [
+        score(cand(i, lemmas=same, text=0.9 - i / 10), mode="balanced", now=NOW) for i in range(3)
+    ]
     chosen, suppressed = select(items, k=3)
     assert [s.candidate.id for s in chosen] == [0] and suppressed == 2
 
@@ -96,3 +106,18 @@ def test_packing_prefers_value_per_token_and_keeps_rank_order() -> None:
     packed = pack([big, *small], budget=60)
     assert 1 not in packed.ids and len(packed.ids) == 4
     assert list(packed.ids) == sorted(packed.ids)
+
+
+def test_items_held_back_by_a_quota_are_still_deduplicated() -> None:
+    same = frozenset({"deploy", "steps", "tag"})
+    patterns = [
+        score(
+            cand(i, "PATTERN", lemmas=same if i >= 4 else frozenset({f"p{i}"}), text=0.9 - i / 100),
+            mode="balanced",
+            now=NOW,
+        )
+        for i in range(8)
+    ]
+    chosen, suppressed = select(patterns, k=10)
+    duplicates = [s for s in chosen if s.candidate.lemmas == same]
+    assert len(duplicates) == 1 and suppressed == 3

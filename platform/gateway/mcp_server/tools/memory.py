@@ -28,25 +28,29 @@ class EngramArg(TypedDict):
 
 
 def render_mind(mind: Mind, *, title: str) -> str:
-    if not mind.engrams:
-        body = f"{title}: nothing found in network `{mind.network}`."
-    else:
-        lines = [
-            f"{title}: {len(mind.engrams)} memories from network `{mind.network}`, "
-            f"{len(mind.cues)} concepts activated, {mind.took_ms:.0f} ms."
-        ]
-        for rank, engram in enumerate(mind.engrams, 1):
-            why = "+".join(engram.why.channels)
-            path = f"; via {' → '.join(engram.why.path)}" if len(engram.why.path) > 1 else ""
-            lines.append(
-                f"{rank}. [{engram.type} #{engram.id}, score {engram.score:.2f}, "
-                f"{why}{path}] {engram.content}"
-            )
-        hubs = ", ".join(cue.word for cue in mind.cues[:8] if cue.word)
-        if hubs:
-            lines.append(f"Active concepts: {hubs}")
-        body = "\n".join(lines)
-    return body
+    """The memories that fit the token budget, most relevant first, each with why it came."""
+    shown = [e for e in mind.engrams if e.id in set(mind.context_ids)]
+    if not shown:
+        return f"{title}: nothing found in network `{mind.network}`."
+    lines = [
+        f"{title}: {len(shown)} memories from network `{mind.network}` "
+        f"({mind.context_tokens} tokens), {len(mind.cues)} concepts activated, "
+        f"{mind.took_ms:.0f} ms."
+    ]
+    for rank, engram in enumerate(shown, 1):
+        why = "+".join(engram.why.channels)
+        path = f"; via {' → '.join(engram.why.path)}" if len(engram.why.path) > 1 else ""
+        lines.append(
+            f"{rank}. [{engram.type} #{engram.id}, score {engram.score:.2f}, {why}{path}] "
+            f"{engram.content}"
+        )
+    left_out = len(mind.engrams) - len(shown)
+    if left_out:
+        lines.append(f"({left_out} more did not fit the token budget.)")
+    hubs = ", ".join(cue.word for cue in mind.cues[:8] if cue.word)
+    if hubs:
+        lines.append(f"Active concepts: {hubs}")
+    return "\n".join(lines)
 
 
 def _network(network: str | None, role: str | None) -> str:
@@ -83,7 +87,7 @@ def register(server: MCPServer) -> None:
                 tenant=_tenant(principal),
                 actor=principal.actor,
                 network_key=_network(network, role),
-                query=query,
+                query=inputs.recall_query(query),
                 options=options,
             )
 
@@ -156,10 +160,7 @@ def register(server: MCPServer) -> None:
             )
 
         mind = await in_tenant(principal, work)
-        text = render_mind(mind, title="Primed")
-        if mind.context:
-            text += "\n\n" + mind.context
-        return text + next_steps(
+        return render_mind(mind, title="Primed") + next_steps(
             "`recall` with the words of the task at hand.",
             "`remember` what you learn as you go.",
         )
