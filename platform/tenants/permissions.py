@@ -30,6 +30,8 @@ class Capability(StrEnum):
     KEYS_MANAGE = "keys.manage"  # create admin keys, revoke anyone's
     MEMBERS_MANAGE = "members.manage"  # invite, change roles, remove
     AUDIT_VIEW = "audit.view"
+    ROLES_EDIT = "roles.edit"  # write, copy, archive and restore roles and resources
+    ROLES_MANAGE = "roles.manage"  # delete resources for good
 
 
 MINIMUM_ROLE: dict[Capability, str] = {
@@ -38,6 +40,8 @@ MINIMUM_ROLE: dict[Capability, str] = {
     Capability.AUDIT_VIEW: Role.MODERATOR,
     Capability.KEYS_MANAGE: Role.ADMIN,
     Capability.MEMBERS_MANAGE: Role.ADMIN,
+    Capability.ROLES_EDIT: Role.MEMBER,
+    Capability.ROLES_MANAGE: Role.ADMIN,
 }
 
 KEY_SCOPE: dict[Capability, str] = {
@@ -46,6 +50,8 @@ KEY_SCOPE: dict[Capability, str] = {
     Capability.AUDIT_VIEW: Scope.ADMIN,
     Capability.KEYS_MANAGE: Scope.ADMIN,
     Capability.MEMBERS_MANAGE: Scope.ADMIN,
+    Capability.ROLES_EDIT: Scope.WRITE,
+    Capability.ROLES_MANAGE: Scope.ADMIN,
 }
 
 

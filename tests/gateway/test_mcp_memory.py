@@ -81,10 +81,12 @@ def test_tenants_never_see_each_others_memories(live_url: str) -> None:
     calls(
         f"{live_url}/t/acme/mcp",
         ours,
-        ("remember", {"engrams": [{"content": "Acme launch code is tulip"}]}),
+        ("remember", {"network": "default", "engrams": [{"content": "Acme launch code is tulip"}]}),
     )
     (result,) = calls(
-        f"{live_url}/t/globex/mcp", theirs, ("recall", {"query": "launch code tulip"})
+        f"{live_url}/t/globex/mcp",
+        theirs,
+        ("recall", {"network": "default", "query": "launch code tulip"}),
     )
     assert "nothing found" in text(result) and "Acme launch" not in text(result)
 
@@ -94,9 +96,11 @@ def test_scopes_and_bad_input_come_back_as_tool_errors(live_url: str) -> None:
     _, reader = make_key(cast.tenant, scopes=("read",))
     _, writer = make_key(cast.tenant, scopes=("read", "write"))
     url = f"{live_url}/t/acme/mcp"
-    (denied,) = calls(url, reader, ("remember", {"engrams": [{"content": "x"}]}))
+    (denied,) = calls(url, reader, ("remember", {"role": "ops", "engrams": [{"content": "x"}]}))
     assert denied.is_error and "write" in text(denied)
-    (bad,) = calls(url, writer, ("remember", {"engrams": [{"content": "x", "strength": 7}]}))
+    (bad,) = calls(
+        url, writer, ("remember", {"role": "ops", "engrams": [{"content": "x", "strength": 7}]})
+    )
     assert bad.is_error and "strength" in text(bad)
-    (empty,) = calls(url, writer, ("remember", {"engrams": [{"content": "   "}]}))
+    (empty,) = calls(url, writer, ("remember", {"role": "ops", "engrams": [{"content": "   "}]}))
     assert empty.is_error and "content" in text(empty)

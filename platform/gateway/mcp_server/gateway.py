@@ -7,14 +7,17 @@ same per-key budget as REST.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections, transaction
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from audit import context
+from gateway.mcp_server import sessions
 from gateway.mcp_server.principal import SCOPE_KEY, Principal
 from gateway.rest.auth import BEARER_REALM, bearer_token
 from gateway.rest.errors import error_body
@@ -33,21 +36,33 @@ def _authenticate(slug: str, token: str, request_id: str, ip: str | None) -> Pri
             if not access.rate.allowed:
                 return f"rate:{access.rate.retry_after}"
             return Principal(
-                tenant_id=key.tenant_id, tenant_slug=key.tenant.slug, tenant_name=key.tenant.name,
-                key_id=key.pk, key_name=key.name, key_prefix=key.prefix,
-                scopes=tuple(key.scopes), request_id=request_id, ip=ip,
-            )  # fmt: skip
+                tenant_id=key.tenant_id,
+                tenant_slug=key.tenant.slug,
+                tenant_name=key.tenant.name,
+                key_id=key.pk,
+                key_name=key.name,
+                key_prefix=key.prefix,
+                scopes=tuple(key.scopes),
+                request_id=request_id,
+                ip=ip,
+            )
     finally:
         close_old_connections()
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any], headers: list[tuple]) -> None:
     payload = json.dumps(body).encode()
-    await send({
-        "type": "http.response.start", "status": status,
-        "headers": [(b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()), *headers],
-    })  # fmt: skip
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                *headers,
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": payload})
 
 
@@ -82,15 +97,67 @@ class McpGateway:
             auth_header = [(b"www-authenticate", BEARER_REALM.encode())]
             await _send_json(send, 401, error_body(code, message), [*auth_header, *rid])
             return
+        session_id = sessions.clean_session_id(headers.get(sessions.HEADER))
+        if scope["method"] == "DELETE" and session_id:
+            await sync_to_async(sessions.session_end)(
+                tenant_id=result.tenant_id, key_id=result.key_id, session_id=session_id
+            )
+            await send({"type": "http.response.start", "status": 204, "headers": rid})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        extra = list(rid)
+        if scope["method"] == "POST" and session_id is None:
+            receive, initialize = await _peek_initialize(receive)
+            if initialize:
+                session_id = sessions.new_session_id()
+                extra.append((sessions.HEADER.encode(), session_id.encode()))
         inner = dict(scope)
-        inner[SCOPE_KEY] = result
+        inner[SCOPE_KEY] = dataclasses.replace(result, session_id=session_id)
         inner["path"] = "/"
         inner["raw_path"] = b"/"
         inner["root_path"] = ""
 
         async def send_with_id(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *rid]}
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
         await self.mcp_app(inner, receive, send_with_id)
+
+
+async def _peek_initialize(receive: Receive) -> tuple[Receive, bool]:
+    """Read the body (bounded) to see whether it is an ``initialize`` request, and hand the SDK
+    a ``receive`` that replays it."""
+    chunks: list[bytes] = []
+    size, more = 0, True
+    while more and size <= settings.MAX_REQUEST_BYTES:
+        message = await receive()
+        if message["type"] != "http.request":
+            return _replay(chunks, message, receive), False
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        more = message.get("more_body", False)
+    body = b"".join(chunks)
+    initialize = False
+    if not more:
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            payload = None
+        initialize = isinstance(payload, dict) and payload.get("method") == "initialize"
+    return _replay([body], None, receive, more_body=more), initialize
+
+
+def _replay(
+    chunks: list[bytes], pending: Any, receive: Receive, *, more_body: bool = False
+) -> Receive:
+    queue: list[Any] = [{"type": "http.request", "body": b"".join(chunks), "more_body": more_body}]
+    if pending is not None:
+        queue.append(pending)
+
+    async def replay() -> Any:
+        if queue:
+            return queue.pop(0)
+        return await receive()
+
+    return replay

@@ -24,6 +24,7 @@ class Principal:
     scopes: tuple[str, ...]
     request_id: str
     ip: str | None
+    session_id: str | None = None  # issued by the gateway on initialize; None if not kept
 
     @property
     def actor(self) -> Actor:

@@ -8,10 +8,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp
 
-from gateway.mcp_server.tools import account, memory
+from gateway.mcp_server.tools import account, memory, roles
 
 INSTRUCTIONS = (
-    "Mnemo is this workspace's long-term memory. At the start of a session call `prime`; before "
+    "Mnemo is this workspace's long-term memory and its expert roles. `discover` lists the roles "
+    "and `action` activates one (its persona and primed memory). At the start of a session call "
+    "`prime` (or `action`); before "
     "answering, `recall` with the key words of the task; before finishing, `remember` what is "
     "worth keeping (facts as ATOMIC, relations as LINK, procedures as PATTERN). `whoami` shows "
     "the workspace and permissions of this connection."
@@ -27,6 +29,7 @@ server = MCPServer(
 
 account.register(server)
 memory.register(server)
+roles.register(server)
 
 
 def transport_security() -> TransportSecuritySettings:

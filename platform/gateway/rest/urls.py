@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from gateway.rest import views
 from gateway.rest.errors import api_not_found
 from memory import api as memory_api
+from roles import api as roles_api
 
 urlpatterns = [
     path("tenant", views.WhoAmIView.as_view(), name="api-tenant"),
@@ -23,6 +24,42 @@ urlpatterns = [
         "engrams/<int:engram_id>/history",
         memory_api.EngramHistoryView.as_view(),
         name="api-engram-history",
+    ),
+    path("roles", roles_api.RoleListView.as_view(), name="api-roles"),
+    path("roles/<slug:slug>", roles_api.RoleDetailView.as_view(), name="api-role"),
+    path("roles/<slug:slug>/render", roles_api.RoleRenderView.as_view(), name="api-role-render"),
+    path(
+        "roles/<slug:slug>/activate",
+        roles_api.RoleActivateView.as_view(),
+        name="api-role-activate",
+    ),
+    path("roles/<slug:slug>/copy", roles_api.RoleCopyView.as_view(), name="api-role-copy"),
+    path(
+        "roles/<slug:slug>/versions",
+        roles_api.RoleVersionsView.as_view(),
+        name="api-role-versions",
+    ),
+    path(
+        "roles/<slug:slug>/versions/<int:version>/restore",
+        roles_api.RoleRestoreView.as_view(),
+        name="api-role-restore",
+    ),
+    path("dpml/validate", roles_api.DpmlValidateView.as_view(), name="api-dpml-validate"),
+    path("role-resources", roles_api.ResourceListView.as_view(), name="api-resources"),
+    path(
+        "role-resources/<str:kind>/<str:name>",
+        roles_api.ResourceDetailView.as_view(),
+        name="api-resource",
+    ),
+    path(
+        "role-resources/<str:kind>/<str:name>/versions",
+        roles_api.ResourceVersionsView.as_view(),
+        name="api-resource-versions",
+    ),
+    path(
+        "role-resources/<str:kind>/<str:name>/versions/<int:version>/restore",
+        roles_api.ResourceRestoreView.as_view(),
+        name="api-resource-restore",
     ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

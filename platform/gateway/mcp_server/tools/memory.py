@@ -1,6 +1,7 @@
 """``recall``, ``remember``, ``prime`` with PromptX-compatible arguments (``role``, ``query``,
 ``mode``, ``engrams[{content, schema, strength, type}]``). ``role`` picks the network
-``role:<role>`` unless ``network`` is given; with neither, the workspace's ``default`` network."""
+``role:<role>`` unless ``network`` is given; with neither, the role activated in this MCP session
+(``action``), and without one the agent is told to pass ``role`` or ``network``."""
 
 from __future__ import annotations
 
@@ -8,8 +9,14 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from mcp.server.mcpserver import Context, MCPServer
 
-from gateway.mcp_server.principal import Principal, principal_from
-from gateway.mcp_server.tools.common import in_tenant, next_steps
+from gateway.mcp_server.principal import principal_from
+from gateway.mcp_server.tools.common import (
+    in_tenant,
+    network_for,
+    next_steps,
+    state_of,
+    tenant_of,
+)
 from memory.core.mind import Mind
 from memory.services import inputs
 from memory.services.recall import RecallOptions, network_prime, network_recall
@@ -53,10 +60,6 @@ def render_mind(mind: Mind, *, title: str) -> str:
     return "\n".join(lines)
 
 
-def _network(network: str | None, role: str | None) -> str:
-    return inputs.network_from(network=network, role=role)
-
-
 def register(server: MCPServer) -> None:
     @server.tool(
         name="recall",
@@ -79,24 +82,26 @@ def register(server: MCPServer) -> None:
         principal = principal_from(ctx)
         principal.require("read")
 
-        def work() -> Mind:
+        def work() -> tuple[Mind, str]:
             options = RecallOptions(
                 **inputs.recall_options(mode=mode, k=k, token_budget=token_budget)
             )
-            return network_recall(
-                tenant=_tenant(principal),
+            mind = network_recall(
+                tenant=tenant_of(principal),
                 actor=principal.actor,
-                network_key=_network(network, role),
+                network_key=network_for(principal, network=network, role=role),
                 query=inputs.recall_query(query),
                 options=options,
             )
+            return mind, state_of(principal)
 
-        mind = await in_tenant(principal, work)
+        mind, state = await in_tenant(principal, work)
         text = render_mind(mind, title=f"Recall “{query}”" if query else "Recall (no query)")
         return text + next_steps(
             "Use what is relevant; cite memories by #id when you rely on them.",
             "Nothing useful? Try other words, or mode=creative for wider associations.",
             "`remember` new facts, relations (LINK) or procedures (PATTERN) before you finish.",
+            state=state,
         )
 
     @server.tool(
@@ -120,15 +125,16 @@ def register(server: MCPServer) -> None:
 
         def work():  # type: ignore[no-untyped-def]
             items = inputs.engram_batch([dict(e) for e in engrams])
-            return engrams_remember(
-                tenant=_tenant(principal),
+            result = engrams_remember(
+                tenant=tenant_of(principal),
                 actor=principal.actor,
-                network_key=_network(network, role),
+                network_key=network_for(principal, network=network, role=role),
                 items=items,
                 source="mcp",
             )
+            return result, state_of(principal)
 
-        result = await in_tenant(principal, work)
+        result, state = await in_tenant(principal, work)
         statuses = ("created", "updated", "unchanged", "reinforced")
         counts = ", ".join(f"{result.count(s)} {s}" for s in statuses if result.count(s))
         ids = ", ".join(f"#{o.id}" for o in result.outcomes[:20])
@@ -138,6 +144,7 @@ def register(server: MCPServer) -> None:
             + next_steps(
                 "`recall` finds these at once by words and associations (by meaning shortly).",
                 "Keep going; remember again when you learn something new.",
+                state=state,
             )
         )
 
@@ -152,21 +159,17 @@ def register(server: MCPServer) -> None:
         principal = principal_from(ctx)
         principal.require("read")
 
-        def work() -> Mind:
-            return network_prime(
-                tenant=_tenant(principal),
+        def work() -> tuple[Mind, str]:
+            mind = network_prime(
+                tenant=tenant_of(principal),
                 actor=principal.actor,
-                network_key=_network(network, role),
+                network_key=network_for(principal, network=network, role=role),
             )
+            return mind, state_of(principal)
 
-        mind = await in_tenant(principal, work)
+        mind, state = await in_tenant(principal, work)
         return render_mind(mind, title="Primed") + next_steps(
             "`recall` with the words of the task at hand.",
             "`remember` what you learn as you go.",
+            state=state,
         )
-
-
-def _tenant(principal: Principal):  # type: ignore[no-untyped-def]
-    from tenants.models import Tenant
-
-    return Tenant.objects.get(pk=principal.tenant_id)
