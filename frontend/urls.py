@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.views import LogoutView
 from django.urls import path
 
-from frontend.views import account, audit, keys, members, workspace
+from frontend.views import account, audit, keys, members, roles, workspace
 
 urlpatterns = [
     path("", account.home, name="home"),
@@ -29,4 +29,28 @@ urlpatterns = [
         name="invitation_revoke",
     ),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
+    path("t/<slug:slug>/roles/", roles.roles, name="roles"),
+    path("t/<slug:slug>/roles/new/", roles.role_new, name="role_new"),
+    path("t/<slug:slug>/roles/check", roles.role_check, name="role_check"),
+    path("t/<slug:slug>/roles/<slug:role_slug>/", roles.role_detail, name="role_detail"),
+    path("t/<slug:slug>/roles/<slug:role_slug>/copy", roles.role_copy, name="role_copy"),
+    path("t/<slug:slug>/roles/<slug:role_slug>/archive", roles.role_archive, name="role_archive"),
+    path("t/<slug:slug>/roles/<slug:role_slug>/history/", roles.role_history, name="role_history"),
+    path(
+        "t/<slug:slug>/roles/<slug:role_slug>/history/<int:version>/restore",
+        roles.role_restore,
+        name="role_restore",
+    ),
+    path("t/<slug:slug>/role-resources/", roles.resources, name="resources"),
+    path("t/<slug:slug>/role-resources/new/", roles.resource_new, name="resource_new"),
+    path(
+        "t/<slug:slug>/role-resources/<str:kind>/<str:name>/",
+        roles.resource_detail,
+        name="resource_detail",
+    ),
+    path(
+        "t/<slug:slug>/role-resources/<str:kind>/<str:name>/delete",
+        roles.resource_delete,
+        name="resource_delete",
+    ),
 ]

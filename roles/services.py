@@ -37,6 +37,7 @@ from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
+RESERVED_SLUGS = frozenset({"new", "check"})  # dashboard paths under /roles/
 RESOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
 ROLE_FIELDS = ("name", "description", "source", "status")
 RESOURCE_FIELDS = ("description", "source")
@@ -160,6 +161,8 @@ def _require(actor: Actor, capability: Capability) -> None:
 
 def _slug(raw: object) -> str:
     slug = str(raw or "").strip().lower()
+    if slug in RESERVED_SLUGS:
+        raise ValidationFailed.field("slug", f"“{slug}” is reserved; choose another")
     if not SLUG.fullmatch(slug):
         raise ValidationFailed.field(
             "slug", "1–60 lower-case letters, digits and '-', starting with a letter or digit"

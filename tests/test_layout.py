@@ -89,3 +89,14 @@ def test_the_code_passes_ruff_including_the_no_django_rule_in_memory_core() -> N
         [str(ruff), "check", "--no-cache", str(ROOT)], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_templates_use_comment_tags_for_multi_line_comments() -> None:
+    """Django's {# #} ends at the line; across lines it is printed on the page."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for path in root.glob("*/templates/**/*.html"):
+        for match in re.finditer(r"\{#(.*?)#\}", path.read_text(), flags=re.S):
+            assert "\n" not in match.group(1), f"{path}: multi-line {{# #}} comment"

@@ -14,7 +14,17 @@ from tests.factories import PASSWORD, Cast, make_key
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-PAGES = ["", "connect/", "keys/", "members/", "audit/"]
+PAGES = [
+    "",
+    "connect/",
+    "keys/",
+    "members/",
+    "audit/",
+    "roles/",
+    "roles/code-reviewer/",
+    "role-resources/",
+    "role-resources/thought/first-principles/",
+]
 
 
 def logged_in(user: User) -> Client:
