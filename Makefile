@@ -62,7 +62,7 @@ bench-quality: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy memory/core
+	$(VENV)/bin/mypy memory/core roles/dpml
 
 fmt: install
 	$(VENV)/bin/ruff format -q .

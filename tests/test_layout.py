@@ -57,11 +57,12 @@ def test_no_first_party_package_shadows_a_library_or_stdlib_module() -> None:
     assert not (names | nested) & FORBIDDEN_PACKAGE_NAMES
 
 
-def test_memory_core_imports_without_loading_django() -> None:
+@pytest.mark.parametrize("package", ["memory.core", "roles.dpml"])
+def test_pure_packages_import_without_loading_django(package: str) -> None:
     code = (
-        "import sys, memory.core, pkgutil, importlib; "
-        "[importlib.import_module(m.name) for m in pkgutil.walk_packages(memory.core.__path__, "
-        "'memory.core.')]; "
+        f"import sys, {package}, pkgutil, importlib; "
+        f"[importlib.import_module(m.name) for m in pkgutil.walk_packages({package}.__path__, "
+        f"'{package}.')]; "
         "assert 'django' not in sys.modules, sorted(m for m in sys.modules if 'django' in m)"
     )
     result = subprocess.run(

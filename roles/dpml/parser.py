@@ -163,11 +163,11 @@ class _Lexer:
                     return end + 1
             self._text(start, "<")
             return start + 1
-        closing, name, attrs, self_closing = m.group(1), m.group(2), m.group(3), m.group(4)
+        end_tag, name, attrs, self_closing = m.group(1), m.group(2), m.group(3), m.group(4)
         pairs = tuple((a.group(1), a.group(2) or a.group(3) or "") for a in _ATTR.finditer(attrs))
         self.tokens.append(
             _Tok(
-                "end" if closing else "start",
+                "end" if end_tag else "start",
                 start,
                 m.group(),
                 name=name,
@@ -386,7 +386,7 @@ class _Parser:
             )
             return None
         line, column = self.src.position(offset)
-        return Reference(kind, name, _MODES[mark], line, column)  # type: ignore[arg-type]
+        return Reference(kind, name, _MODES[mark], line, column)
 
     def _check_root(self) -> None:
         if self.root is None:
