@@ -38,7 +38,7 @@ from tenants.permissions import Capability, actor_allows
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
 RESERVED_SLUGS = frozenset({"new", "check"})  # dashboard paths under /roles/
-RESOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
+RESOURCE_NAME = re.compile(r"[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9_-])?")  # as references allow
 ROLE_FIELDS = ("name", "description", "source", "status")
 RESOURCE_FIELDS = ("description", "source")
 PERSONA_TTL = 24 * 3600
@@ -367,13 +367,17 @@ def role_restore(*, tenant: Tenant, actor: Actor, role: Role, version: int) -> R
 def role_copy(
     *, tenant: Tenant, actor: Actor, slug: str, new_slug: str = "", name: str = ""
 ) -> Role:
-    """Copy a role (a built-in, to customise it, or one of the tenant's) into a new tenant row.
+    """Copy a role into a new tenant row: a built-in (to customise it) or one of the tenant's.
     A built-in copied without a new slug keeps its slug, so the copy takes its place (and its
-    memory network) once it is active; it starts as a draft so nothing changes until then."""
+    memory network) once it is active; it starts as a draft so nothing changes until then. A
+    copy of a tenant role keeps its status (a draft stays a draft; archived comes back as one)."""
     original = selectors.role_get_for_tenant(tenant=tenant, slug=slug)
-    if original.origin == "builtin" and original.customised and not new_slug:
-        raise Conflict(f"This workspace already has its own “{slug}”; give the copy a new slug.")
-    target = new_slug or (slug if original.origin == "builtin" else _free_slug(tenant, slug))
+    if original.origin == "builtin":
+        target = new_slug or slug
+        status = Role.Status.DRAFT if target == slug else Role.Status.ACTIVE
+    else:
+        target = new_slug or _free_slug(tenant, slug)
+        status = Role.Status.ACTIVE if original.status == Role.Status.ACTIVE else Role.Status.DRAFT
     return role_create(
         tenant=tenant,
         actor=actor,
@@ -382,7 +386,7 @@ def role_copy(
             "name": name or original.name,
             "description": original.description,
             "source": original.source,
-            "status": Role.Status.DRAFT if target == slug else Role.Status.ACTIVE,
+            "status": status,
         },
         based_on=original.based_on or (slug if original.origin == "builtin" else ""),
         note=f"copied from {original.origin} role {slug}",
@@ -390,12 +394,12 @@ def role_copy(
 
 
 def _free_slug(tenant: Tenant, slug: str) -> str:
+    base = slug[:48].rstrip("-")  # room for "-copy-999"
     taken = set(
-        Role.objects.filter(tenant=tenant, slug__startswith=slug).values_list("slug", flat=True)
+        Role.objects.filter(tenant=tenant, slug__startswith=base).values_list("slug", flat=True)
     )
     for n in range(1, 1000):
-        candidate = f"{slug}-copy" if n == 1 else f"{slug}-copy-{n}"
-        candidate = candidate[:60]
+        candidate = f"{base}-copy" if n == 1 else f"{base}-copy-{n}"
         if candidate not in taken and candidate not in registry().roles:
             return candidate
     raise Conflict("Too many copies of this role; give the copy a slug.")
@@ -560,33 +564,51 @@ def resource_restore(
 
 
 def resource_delete(*, tenant: Tenant, actor: Actor, resource: RoleResource) -> None:
-    """Delete for good (admins); refused while an active role of the tenant needs it, unless a
-    built-in of the same name takes over."""
+    """Delete for good (admins); refused while an active role or another resource needs it,
+    directly or through other resources, unless a built-in of the same name takes over."""
     _require(actor, Capability.ROLES_MANAGE)
-    key = (resource.kind, resource.name)
-    if key not in registry().resources:
-        users = [
-            r.slug
-            for r in Role.objects.filter(tenant=tenant, status=Role.Status.ACTIVE)
-            if any(
-                ref.key == key and ref.required for ref in selectors.stored_document(r).references()
-            )
-        ]
-        if users:
-            raise Conflict(
-                f"{resource.uri} is required by the active roles "
-                f"{', '.join(sorted(users))}; change them first."
-            )
     with transaction.atomic():
+        row = RoleResource.objects.select_for_update().get(tenant=tenant, pk=resource.pk)
+        key: Key = (row.kind, row.name)  # type: ignore[assignment]
+        if key not in registry().resources:
+            users = _dependents(tenant, key)
+            if users:
+                raise Conflict(f"{row.uri} is required by {', '.join(users)}; change them first.")
         audit_record(
             tenant_id=tenant.pk,
             actor=actor,
             verb="role_resource.delete",
-            target=resource,
-            before=_resource_state(resource),
+            target=row,
+            before=_resource_state(row),
         )
-        resource.delete()
+        row.delete()
         _bump_generation(tenant)
+
+
+def _dependents(tenant: Tenant, key: Key) -> list[str]:
+    """The active roles and the resources that would stop resolving without ``key``."""
+    load = selectors.resource_loader(tenant=tenant)
+
+    def without(keys: set[Key]) -> dict[Key, Document]:
+        return load(keys - {key})
+
+    def breaks(document: Document) -> bool:
+        return any(
+            e.code in ("missing_reference", "broken_reference")
+            for e in resolve(document, without).errors
+        )
+
+    users = [
+        f"the role {r.slug}"
+        for r in Role.objects.filter(tenant=tenant, status=Role.Status.ACTIVE).order_by("slug")
+        if breaks(selectors.stored_document(r))
+    ]
+    users += [
+        f"the resource {r.uri}"
+        for r in RoleResource.objects.filter(tenant=tenant).order_by("kind", "name")
+        if (r.kind, r.name) != key and breaks(selectors.stored_document(r))
+    ]
+    return users
 
 
 def resource_spec_for(*, tenant: Tenant, kind: str, name: str) -> ResourceSpec:

@@ -49,8 +49,9 @@ class Registry:
 
 @cache
 def registry() -> Registry:
-    catalog = tomllib.loads((BASE / "catalog.toml").read_text(encoding="utf-8"))
-    digest = hashlib.sha256()
+    catalog_text = (BASE / "catalog.toml").read_text(encoding="utf-8")
+    catalog = tomllib.loads(catalog_text)
+    digest = hashlib.sha256(catalog_text.encode())  # names are persona titles
     roles: dict[str, BuiltinRole] = {}
     for path in sorted((BASE / "roles").glob("*.md")):
         source = path.read_text(encoding="utf-8")

@@ -27,14 +27,19 @@ from roles.dpml.tree import (
 
 MAX_SOURCE_CHARS = 200_000
 MAX_NAME = 100
+MAX_ERRORS = 100
 _TAG = re.compile(
     r"<(/?)([A-Za-z][\w-]*)((?:\s+[^\s=<>/\"']+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>"
 )
 _TAG_START = re.compile(r"</?([A-Za-z][\w-]*)")
 _ATTR = re.compile(r"([^\s=<>/\"']+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 _REF = re.compile(r"@([!?]?)([A-Za-z][\w-]*)://([^\s()\[\]{}<>,;`'\"]*)")
-_NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
-_FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+_NAME = re.compile(r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?")  # no trailing '.': it ends sentences
+# Any indent: DPML sections are indented, and their text is dedented before it is rendered.
+_FENCE = re.compile(r"[ \t]*(`{3,}(?=[^`\n]*$)|~{3,})", re.M)
+_BACKTICKS = re.compile(r"`+")
+# A DPML tag opening a line ends any code span before it (inline code may show tags mid-line).
+_LINE_TAG = re.compile(r"\n[ \t]*</?(?:" + "|".join(sorted(TAGS)) + r")\b")
 _PLAIN = re.compile(r"[^<`\n]+")
 _UNKNOWN: dict[str, str] = {}  # marks the stand-in for an unknown tag on the stack (by identity)
 _MODES: dict[str, Mode] = {"!": "required", "?": "optional", "": "default"}
@@ -67,6 +72,15 @@ class _Lexer:
         self.s = source.text
         self.errors = errors
         self.tokens: list[_Tok] = []
+        # Found once, looked up by bisection: a code span never crosses a blank line or a line
+        # that starts with a DPML tag, and it closes at the next backtick run of its length.
+        self._stops = sorted(
+            [m.start() for m in re.finditer(r"\n[ \t]*\n", self.s)]
+            + [m.start() for m in _LINE_TAG.finditer(self.s)]
+        )
+        self._runs: dict[int, list[int]] = {}
+        for m in re.finditer(r"`+", self.s):
+            self._runs.setdefault(len(m.group()), []).append(m.start())
 
     def error(self, code: str, message: str, offset: int, severity: str = "error") -> None:
         line, column = self.src.position(offset)
@@ -108,7 +122,7 @@ class _Lexer:
         """A fenced code block is literal up to a closing fence of the same kind, at least as
         long (CommonMark); unclosed, it runs to the end, as markdown renders it."""
         closing = re.compile(
-            r"^[ ]{0,3}" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}[ \t]*$", re.M
+            r"^[ \t]*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}[ \t]*$", re.M
         )
         first_line_end = self.s.find("\n", start)
         if first_line_end < 0:
@@ -125,18 +139,19 @@ class _Lexer:
         return end
 
     def _code_span(self, start: int) -> int:
-        run = re.match(r"`+", self.s[start:])
+        run = _BACKTICKS.match(self.s, start)
         assert run is not None
         n = len(run.group())
-        paragraph_end = self.s.find("\n\n", start)
-        limit = len(self.s) if paragraph_end < 0 else paragraph_end
-        closing = re.compile(r"(?<!`)`{" + str(n) + r"}(?!`)")
-        m = closing.search(self.s, start + n, limit)
-        if m is None:  # a lone backtick run is just text
+        stop = bisect_right(self._stops, start)
+        limit = self._stops[stop] if stop < len(self._stops) else len(self.s)
+        same = self._runs.get(n, [])
+        index = bisect_right(same, start)
+        end = same[index] if index < len(same) else -1
+        if end < 0 or end >= limit:  # a lone backtick run is just text
             self._text(start, run.group())
             return start + n
-        self._text(start, self.s[start : m.end()], literal=True)
-        return m.end()
+        self._text(start, self.s[start : end + n], literal=True)
+        return end + n
 
     def _tag(self, start: int) -> int:
         m = _TAG.match(self.s, start)
@@ -211,6 +226,13 @@ class _Parser:
             )
         self._check_root()
         self.errors.sort(key=lambda e: (e.line, e.column))
+        if len(self.errors) > MAX_ERRORS:
+            rest = len(self.errors) - MAX_ERRORS
+            last = self.errors[MAX_ERRORS]
+            self.errors[MAX_ERRORS:] = [DpmlError(
+                "too_many_errors", f"{rest} more errors after this point are not shown",
+                last.line, last.column,
+            )]  # fmt: skip
         return Document(kind=self.kind, root=self.root, errors=self.errors)
 
     def _known(self, tok: _Tok) -> bool:
@@ -250,6 +272,11 @@ class _Parser:
                 tok.offset,
             )
         parent = self.stack[-1] if self.stack else None
+        if parent is not None and not self._check_placement(parent, element, tok.offset):
+            # Like an unknown tag: reported once, its content set aside, nothing nests deeper.
+            element.attrs = _UNKNOWN
+            self.stack.append(element)
+            return
         if parent is None:
             if self.root is not None:
                 self.error(
@@ -267,12 +294,11 @@ class _Parser:
             if self.root is None:
                 self.root = element
         else:
-            self._check_placement(parent, element, tok.offset)
             parent.children.append(element)
         if not tok.self_closing:
             self.stack.append(element)
 
-    def _check_placement(self, parent: Element, element: Element, offset: int) -> None:
+    def _check_placement(self, parent: Element, element: Element, offset: int) -> bool:
         allowed = SECTIONS.get(parent.tag, ()) if len(self.stack) == 1 else ()
         if element.tag not in allowed:
             homes = [root for root, sections in SECTIONS.items() if element.tag in sections]
@@ -282,7 +308,7 @@ class _Parser:
             self.error(
                 "misplaced_tag", f"<{element.tag}> cannot go inside <{parent.tag}>{hint}", offset
             )
-            return
+            return False
         first = parent.child(element.tag)
         if first is not None:
             self.error(
@@ -290,12 +316,14 @@ class _Parser:
                 f"a second <{element.tag}>; the first is at line {first.line}: merge them",
                 offset,
             )
+        return True
 
     def _end(self, tok: _Tok) -> None:
+        if self.stack and self.stack[-1].tag == tok.name and self.stack[-1].attrs is _UNKNOWN:
+            self.stack.pop()  # the end of a tag already reported as unknown or misplaced
+            return
         if tok.name not in TAGS:
-            if self.stack and self.stack[-1].tag == tok.name and self.stack[-1].attrs is _UNKNOWN:
-                self.stack.pop()
-            elif not any(e.tag == tok.name for e in self.stack):
+            if not any(e.tag == tok.name for e in self.stack):
                 self._known(tok)
             return
         while self.stack and self.stack[-1].attrs is _UNKNOWN:
@@ -402,7 +430,9 @@ class _Parser:
                 )
             return
         sections = SECTIONS.get(self.root.tag)
-        tag_errors = any(e.code in ("unknown_tag", "malformed_tag") for e in self.errors)
+        tag_errors = any(
+            e.code in ("unknown_tag", "malformed_tag", "misplaced_tag") for e in self.errors
+        )
         if sections and not self.root.elements() and not tag_errors:
             self.errors.append(
                 DpmlError(
@@ -437,4 +467,12 @@ def parse(text: str, kind: Kind = "role") -> Document:
             "too_long", f"a document holds at most {MAX_SOURCE_CHARS:,} characters", 1, 1
         )
         return Document(kind=kind, root=None, errors=[error])
-    return _Parser(text.replace("\r\n", "\n").replace("\r", "\n"), kind).run()
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        error = DpmlError("nul_character", "the text holds a NUL character (\\x00); remove it",
+                          line, column)  # fmt: skip
+        return Document(kind=kind, root=None, errors=[error])
+    return _Parser(text, kind).run()

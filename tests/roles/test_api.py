@@ -238,3 +238,35 @@ def test_resources_are_versioned_checked_for_cycles_and_kept_while_needed(cast: 
     assert builtin["origin"] == "builtin" and "<execution>" in builtin["source"]
     theirs = client_for(cast, other=True)
     assert theirs.get("/api/v1/role-resources/thought/routes").status_code == 404
+
+
+def test_a_resource_needed_through_another_resource_cannot_be_deleted(cast: Cast) -> None:
+    api = client_for(cast, "read", "write", "admin")
+    fact = {
+        "kind": "knowledge",
+        "name": "fares",
+        "source": "<knowledge>Rail cards pay.</knowledge>",
+    }
+    way = {"kind": "execution", "name": "booking",
+           "source": "<execution><rule>@knowledge://fares</rule></execution>"}  # fmt: skip
+    assert api.post("/api/v1/role-resources", fact, format="json").status_code == 201
+    assert api.post("/api/v1/role-resources", way, format="json").status_code == 201
+    create(api, source=ROLE.replace("@!thought://first-principles", "@!execution://booking"))
+    refused = api.delete("/api/v1/role-resources/knowledge/fares")
+    assert refused.status_code == 409
+    message = refused.json()["error"]["message"]
+    assert "the role travel-planner" in message and "execution://booking" in message
+    assert api.get("/api/v1/roles/travel-planner/render").json()["valid"]
+
+
+def test_copying_a_draft_keeps_it_a_draft(cast: Cast) -> None:
+    api = client_for(cast)
+    create(api, status="draft", source=ROLE.replace("first-principles", "not-yet"))
+    copy = api.post("/api/v1/roles/travel-planner/copy", {}, format="json")
+    assert copy.status_code == 201
+    assert copy.json()["slug"] == "travel-planner-copy" and copy.json()["status"] == "draft"
+    long_slug = "a" * 60
+    create(api, slug=long_slug)
+    first = api.post(f"/api/v1/roles/{long_slug}/copy", {}, format="json").json()["slug"]
+    second = api.post(f"/api/v1/roles/{long_slug}/copy", {}, format="json").json()["slug"]
+    assert first != second and len(first) <= 60 and len(second) <= 60

@@ -211,3 +211,40 @@ def test_rendering_expands_references_once_and_drops_missing_optional_ones() -> 
 def test_a_huge_document_is_refused_politely() -> None:
     doc = parse("<role><personality>" + "x" * 300_000 + "</personality></role>")
     assert codes(doc) == ["too_long"]
+
+
+def test_deeply_nested_sections_are_errors_not_a_crash() -> None:
+    doc = parse("<role>" + "<principle>" * 1000 + "</role>")
+    assert not doc.ok and len(doc.errors) <= 101
+    assert doc.errors[-1].code == "too_many_errors"
+    resolve(doc, loader({}))  # no recursion into a deep tree: there is none
+    Document.from_dict(doc.to_dict())
+
+
+def test_nul_characters_are_refused_where_they_are() -> None:
+    doc = parse("<role>\n<principle>\nx \x005\x00 y\n</principle>\n</role>")
+    assert [(e.code, e.line, e.column) for e in doc.errors] == [("nul_character", 3, 3)]
+
+
+def test_indented_fences_inside_sections_are_code() -> None:
+    source = (
+        "<role>\n  <knowledge>\n    ```html\n    <div>\n\n    @!thought://not-a-ref\n"
+        "    ```\n  </knowledge>\n</role>"
+    )
+    doc = parse(source)
+    assert doc.ok and doc.references() == []
+
+
+def test_a_code_span_never_runs_across_a_dpml_tag() -> None:
+    doc = parse("<role><personality>Press the ` key.\n</personality>\n"
+                "<principle>Use `make`.</principle></role>")  # fmt: skip
+    assert doc.ok, [str(e) for e in doc.errors]
+    inline = parse("<role><personality>```x``` is inline, <b> is not</personality></role>")
+    assert [e.code for e in inline.errors] == ["unknown_tag"]
+
+
+def test_a_sentence_ending_after_a_reference_does_not_change_its_name() -> None:
+    doc = parse(
+        "<role><personality>See @knowledge://v1.2. Then @?thought://a-b!</personality></role>"
+    )
+    assert [r.uri for r in doc.references()] == ["knowledge://v1.2", "thought://a-b"]

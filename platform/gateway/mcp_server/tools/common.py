@@ -33,6 +33,10 @@ def active_role(principal: Principal) -> str | None:
     state = sessions.session_state(
         tenant_id=principal.tenant_id, key_id=principal.key_id, session_id=principal.session_id
     )
+    if state and principal.session_id:  # a day after the last use, not after activation
+        sessions.session_touch(
+            tenant_id=principal.tenant_id, key_id=principal.key_id, session_id=principal.session_id
+        )
     return state.get("role")
 
 
