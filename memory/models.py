@@ -200,6 +200,11 @@ class Engram(models.Model):
                 name="engram_tenant_recent",
             ),
             models.Index(fields=["tenant", "network", "content_hash"], name="engram_tenant_hash"),
+            # The memory browser sorts by strength with a keyset cursor.
+            models.Index(
+                F("tenant"), F("network"), F("status"), F("strength").desc(), F("id").desc(),
+                name="engram_tenant_strength",
+            ),
             GinIndex("tenant", "network", "search", name="engram_search_gin"),
             HnswIndex(
                 name="engram_embedding_hnsw",
@@ -242,3 +247,67 @@ class EngramCue(models.Model):
 
     def __str__(self) -> str:
         return f"{self.engram_id}@{self.position}:{self.cue_id}"
+
+
+class RecallEvent(models.Model):
+    """One recall or prime as it was served: for the dashboard's activity plots and latency
+    percentiles (real request timings, not a benchmark). Kept 30 days."""
+
+    class Kind(models.TextChoices):
+        RECALL = "recall"
+        PRIME = "prime"
+
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    network = models.ForeignKey(Network, on_delete=models.CASCADE, related_name="+", db_index=False)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    source = models.CharField(max_length=20)  # api, mcp, dashboard
+    took_ms = models.FloatField()
+    results = models.IntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["tenant", "created_at"], name="recallevent_tenant_time"),
+            models.Index(fields=["tenant", "network", "created_at"], name="recallevent_net_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.took_ms:.0f} ms"
+
+
+class ImportJob(models.Model):
+    """An import of a JSON-lines file into a network, run by a Celery worker in batches; its
+    progress and per-line errors are what the dashboard shows while it runs."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    network_key = models.CharField(max_length=100)
+    filename = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    payload = models.TextField(blank=True)  # the uploaded lines; cleared when the job ends
+    total_lines = models.IntegerField(default=0)
+    processed_lines = models.IntegerField(default=0)
+    counts = models.JSONField(default=dict)  # created / updated / unchanged / reinforced / ...
+    errors = models.JSONField(default=list)  # [{"line": n, "message": "..."}], first 500
+    error_count = models.IntegerField(default=0)
+    message = models.CharField(max_length=300, blank=True)
+    created_by = models.CharField(max_length=200)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tenant", "-created_at"], name="importjob_tenant_recent")]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} into {self.network_key}"
+
+    @property
+    def percent(self) -> int:
+        if not self.total_lines:
+            return 100 if self.status == self.Status.DONE else 0
+        return min(100, round(100 * self.processed_lines / self.total_lines))

@@ -57,3 +57,8 @@ def decay_edges() -> dict[str, int]:
 @shared_task(acks_late=True)
 def archive_cold_engrams() -> dict[str, int]:
     return _each_network("network_archive_cold")
+
+
+@shared_task(acks_late=True)
+def prune_recall_events() -> dict[str, int]:
+    return _each_network("network_prune_recall_events")

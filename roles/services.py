@@ -139,7 +139,7 @@ def persona_render(*, tenant: Tenant, role: RoleSpec) -> tuple[str, list[DpmlErr
     return persona, errors
 
 
-def role_activate(*, tenant: Tenant, actor: Actor, slug: str) -> Activation:
+def role_activate(*, tenant: Tenant, actor: Actor, slug: str, source: str = "api") -> Activation:
     """What ``action`` gives an agent: the persona, and a prime of ``role:<slug>`` (which also
     carries into the agent's next recall there)."""
     role = selectors.role_for_agents(tenant=tenant, slug=slug)
@@ -147,7 +147,7 @@ def role_activate(*, tenant: Tenant, actor: Actor, slug: str) -> Activation:
     errors = [e for e in problems if e.severity == "error"]
     if errors:
         raise DpmlInvalid(errors)
-    mind = network_prime(tenant=tenant, actor=actor, network_key=role.network_key)
+    mind = network_prime(tenant=tenant, actor=actor, network_key=role.network_key, source=source)
     return Activation(role=role, persona=persona, mind=mind, warnings=problems)
 
 

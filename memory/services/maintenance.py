@@ -16,7 +16,7 @@ from django.utils import timezone
 from audit.actors import Actor
 from audit.services import audit_record
 from memory.core.hebbian import HALF_LIFE_DAYS, PRUNE_BELOW
-from memory.models import Engram, Network
+from memory.models import Engram, Network, RecallEvent
 from memory.services.graph import bound_out_degree, degree_subtract, engram_unlink
 
 ARCHIVE_AFTER_DAYS = 180
@@ -87,3 +87,15 @@ def network_archive_cold(*, network: Network) -> int:
         )
         archived += 1
     return archived
+
+
+RECALL_EVENTS_KEEP_DAYS = 30
+
+
+def network_prune_recall_events(*, network: Network) -> int:
+    """The activity log keeps a month: enough for the dashboard's plots and percentiles."""
+    cutoff = timezone.now() - timedelta(days=RECALL_EVENTS_KEEP_DAYS)
+    deleted, _ = RecallEvent.objects.filter(
+        tenant_id=network.tenant_id, network=network, created_at__lt=cutoff
+    ).delete()
+    return deleted

@@ -32,7 +32,7 @@ from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
 from memory.core.ranking import Candidate, rounded, score, select
 from memory.core.text import content_lemmas
-from memory.models import Network
+from memory.models import Network, RecallEvent
 from memory.services.networks import network_find
 from tenants.models import Tenant
 
@@ -54,6 +54,8 @@ class RecallOptions:
     token_budget: int = 2000
     now: datetime | None = None
     channels: frozenset[str] = CHANNELS
+    record: bool = True  # count the access (the dashboard's playground looks without touching)
+    source: str = "api"  # who asked: api, mcp, dashboard (for the activity log)
 
 
 def network_recall(
@@ -73,13 +75,24 @@ def network_recall(
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
     _run(network, mind, seeds, query, options, now, lemma_df)
-    _touch(network, mind, seeds)
+    if options.record:
+        _touch(network, mind, seeds)
     mind.took_ms = _ms(started)
+    _log(network, RecallEvent.Kind.RECALL, options.source, mind)
     return mind
 
 
+def _log(network: Network, kind: str, source: str, mind: Mind) -> None:
+    """The timing as served, for the dashboard (a plain insert: no index is contended)."""
+    RecallEvent.objects.create(
+        tenant_id=network.tenant_id, network=network, kind=kind, source=source[:20],
+        took_ms=mind.took_ms, results=len(mind.engrams),
+    )  # fmt: skip
+
+
 def network_prime(
-    *, tenant: Tenant, actor: Actor, network_key: str, token_budget: int = 600
+    *, tenant: Tenant, actor: Actor, network_key: str, token_budget: int = 600,
+    source: str = "api", record: bool = True,
 ) -> Mind:
     """The session-start warm-up: hub cues (degree × base-level activation), their strongest
     memories within a small budget. The activation carries into this actor's next recall."""
@@ -93,8 +106,10 @@ def network_prime(
     options = RecallOptions(k=6, token_budget=token_budget, now=now)
     hubs = _hub_seeds(network, now)
     _run(network, mind, hubs, None, options, now, {})
-    _store_prime(network, actor, {cue_id: energy for cue_id, (_, energy, _) in hubs.items()})
+    if record:
+        _store_prime(network, actor, {cue_id: energy for cue_id, (_, energy, _) in hubs.items()})
     mind.took_ms = _ms(started)
+    _log(network, RecallEvent.Kind.PRIME, source, mind)
     return mind
 
 

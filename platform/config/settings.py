@@ -165,6 +165,10 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE = {
     "memory-decay-edges": {"task": "memory.tasks.decay_edges", "schedule": 6 * 3600},
     "memory-archive-cold": {"task": "memory.tasks.archive_cold_engrams", "schedule": 24 * 3600},
+    "memory-prune-recall-events": {
+        "task": "memory.tasks.prune_recall_events",
+        "schedule": 24 * 3600,
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [

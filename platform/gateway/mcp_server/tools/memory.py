@@ -84,7 +84,7 @@ def register(server: MCPServer) -> None:
 
         def work() -> tuple[Mind, str]:
             options = RecallOptions(
-                **inputs.recall_options(mode=mode, k=k, token_budget=token_budget)
+                **inputs.recall_options(mode=mode, k=k, token_budget=token_budget), source="mcp"
             )
             mind = network_recall(
                 tenant=tenant_of(principal),
@@ -161,6 +161,7 @@ def register(server: MCPServer) -> None:
 
         def work() -> tuple[Mind, str]:
             mind = network_prime(
+                source="mcp",
                 tenant=tenant_of(principal),
                 actor=principal.actor,
                 network_key=network_for(principal, network=network, role=role),

@@ -89,7 +89,7 @@ def register(server: MCPServer) -> None:
                     "role", "a role slug such as code-reviewer (`discover` lists them)"
                 )
             activation = role_activate(
-                tenant=tenant_of(principal), actor=principal.actor, slug=slug
+                tenant=tenant_of(principal), actor=principal.actor, slug=slug, source="mcp"
             )
             if principal.session_id:
                 sessions.session_update(
