@@ -202,7 +202,11 @@ class Engram(models.Model):
             models.Index(fields=["tenant", "network", "content_hash"], name="engram_tenant_hash"),
             # The memory browser sorts by strength with a keyset cursor.
             models.Index(
-                F("tenant"), F("network"), F("status"), F("strength").desc(), F("id").desc(),
+                F("tenant"),
+                F("network"),
+                F("status"),
+                F("strength").desc(),
+                F("id").desc(),
                 name="engram_tenant_strength",
             ),
             GinIndex("tenant", "network", "search", name="engram_search_gin"),

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+import base64
+import json
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from audit.models import AuditEvent
-from config.errors import NotFound
-from memory.models import Cue, Edge, Engram, Network
+from config.errors import NotFound, ValidationFailed
+from memory.core.text import lemma
+from memory.models import Cue, Edge, Engram, EngramCue, ImportJob, Network
 from tenants.models import Tenant
 
 
@@ -78,6 +87,307 @@ def engram_history(*, tenant: Tenant, engram: Engram) -> QuerySet[AuditEvent]:
 
 def engram_cues(*, tenant: Tenant, engram: Engram) -> list[Cue]:
     return list(
-        Cue.objects.filter(tenant=tenant, engram_links__engram=engram)
-        .order_by("engram_links__position")
-    )  # fmt: skip
+        Cue.objects.filter(tenant=tenant, engram_links__engram=engram).order_by(
+            "engram_links__position"
+        )
+    )
+
+
+# --- the dashboard ------------------------------------------------------------------------
+
+BROWSE_SORTS = {
+    # name: (ORDER BY, the column the keyset cursor compares, descending?)
+    "newest": ("-created_at", "created_at", True),
+    "oldest": ("created_at", "created_at", False),
+    "strongest": ("-strength", "strength", True),
+    "weakest": ("strength", "strength", False),
+}
+
+
+@dataclass(frozen=True)
+class Browse:
+    q: str = ""
+    semantic: bool = False
+    type: str = ""
+    status: str = Engram.Status.ACTIVE
+    source: str = ""
+    since: date | None = None
+    until: date | None = None
+    min_strength: float | None = None
+    sort: str = "newest"
+
+
+def _cursor_of(engram: Engram, column: str) -> str:
+    value = getattr(engram, column)
+    raw = json.dumps([value.isoformat() if isinstance(value, datetime) else value, engram.pk])
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _after(rows: QuerySet[Engram], cursor: str, column: str, descending: bool) -> QuerySet[Engram]:
+    try:
+        value, pk = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        value = datetime.fromisoformat(value) if column == "created_at" else float(value)
+        pk = int(pk)
+    except (ValueError, TypeError, UnicodeDecodeError) as exc:
+        raise ValidationFailed.field("cursor", "not a cursor of this list") from exc
+    op = "lt" if descending else "gt"
+    return rows.filter(Q(**{f"{column}__{op}": value}) | Q(**{column: value, f"pk__{op}": pk}))
+
+
+def engrams_browse(
+    *, tenant: Tenant, network: Network, browse: Browse, cursor: str = "", limit: int = 50
+) -> tuple[list[Engram], str | None]:
+    """A page of the memory browser: filtered, sorted on an index-backed keyset (stays fast
+    deep into 100k engrams); a semantic search returns the nearest ``limit`` by meaning."""
+    rows = Engram.objects.filter(tenant=tenant, network=network).defer("embedding", "terms")
+    if browse.status:
+        rows = rows.filter(status=browse.status)
+    if browse.type:
+        rows = rows.filter(type=browse.type)
+    if browse.source:
+        rows = rows.filter(source=browse.source)
+    if browse.since:
+        rows = rows.filter(created_at__date__gte=browse.since)
+    if browse.until:
+        rows = rows.filter(created_at__date__lte=browse.until)
+    if browse.min_strength is not None:
+        rows = rows.filter(strength__gte=browse.min_strength)
+    if browse.q and browse.semantic:
+        from memory.services.recall import query_vector
+
+        vector = query_vector(browse.q, tenant.pk)
+        if vector is None:
+            return [], None
+        rows = rows.filter(embedding__isnull=False).extra(
+            select={"distance": "embedding <=> %s::vector"},
+            select_params=[vector],
+            order_by=["distance"],
+        )
+        return list(rows[:limit]), None
+    if browse.q:
+        rows = rows.extra(
+            where=["search @@ websearch_to_tsquery('english', %s)"], params=[browse.q]
+        )
+    order, column, descending = BROWSE_SORTS.get(browse.sort, BROWSE_SORTS["newest"])
+    if cursor:
+        rows = _after(rows, cursor, column, descending)
+    rows = rows.order_by(order, "-pk" if descending else "pk")
+    items = list(rows[: limit + 1])
+    more = len(items) > limit
+    items = items[:limit]
+    return items, (_cursor_of(items[-1], column) if more and items else None)
+
+
+def engram_edges(*, tenant: Tenant, engram: Engram, limit: int = 60) -> list[Edge]:
+    """The edges among an engram's own cues, strongest first."""
+    cue_ids = list(
+        EngramCue.objects.filter(tenant=tenant, engram=engram).values_list("cue_id", flat=True)
+    )
+    return list(
+        Edge.objects.filter(
+            tenant=tenant,
+            network_id=engram.network_id,
+            source_id__in=cue_ids,
+            target_id__in=cue_ids,
+        )
+        .select_related("source", "target")
+        .order_by("-weight")[:limit]
+    )
+
+
+def recent_engrams(*, tenant: Tenant, networks: list[Network], limit: int = 10) -> list[Engram]:
+    """The newest memories across networks: one index scan per network, merged."""
+    found: list[Engram] = []
+    for network in networks:
+        found += list(
+            Engram.objects.filter(tenant=tenant, network=network, status=Engram.Status.ACTIVE)
+            .defer("embedding", "terms")
+            .select_related("network")
+            .order_by("-created_at", "-id")[:limit]
+        )
+    return sorted(found, key=lambda e: (e.created_at, e.pk), reverse=True)[:limit]
+
+
+def growth_by_day(*, tenant: Tenant, days: int = 30) -> dict[str, list[Any]]:
+    """Memories per day for the last ``days`` days and the running total (for the plot)."""
+    start = (timezone.now() - timedelta(days=days - 1)).date()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM memory_engram WHERE tenant_id = %s AND created_at < %s "
+            "AND status <> 'deleted'",
+            [tenant.pk, start],
+        )
+        before = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT date_trunc('day', created_at AT TIME ZONE 'UTC')::date AS day, count(*) "
+            "FROM memory_engram WHERE tenant_id = %s AND created_at >= %s "
+            "AND status <> 'deleted' GROUP BY day",
+            [tenant.pk, start],
+        )
+        per_day = dict(cursor.fetchall())
+    labels, added, total = [], [], []
+    running = before
+    for offset in range(days):
+        day = start + timedelta(days=offset)
+        running += per_day.get(day, 0)
+        labels.append(day.isoformat())
+        added.append(per_day.get(day, 0))
+        total.append(running)
+    return {"labels": labels, "added": added, "total": total}
+
+
+def recall_activity(*, tenant: Tenant, days: int = 14) -> dict[str, Any]:
+    """Recalls and primes per day, and latency percentiles of the last 7 days by source, from
+    the timings recorded as requests were served."""
+    start = (timezone.now() - timedelta(days=days - 1)).date()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT date_trunc('day', created_at AT TIME ZONE 'UTC')::date AS day, kind, "
+            "count(*), percentile_cont(0.95) WITHIN GROUP (ORDER BY took_ms) "
+            "FROM memory_recallevent WHERE tenant_id = %s AND created_at >= %s "
+            "GROUP BY day, kind",
+            [tenant.pk, start],
+        )
+        rows = cursor.fetchall()
+        cursor.execute(
+            "SELECT source, count(*), "
+            "percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY took_ms) "
+            "FROM memory_recallevent WHERE tenant_id = %s AND kind = 'recall' "
+            "AND created_at >= now() - interval '7 days' GROUP BY ROLLUP (source) "
+            "ORDER BY source NULLS FIRST",
+            [tenant.pk],
+        )
+        latency = [
+            {"source": source or "all", "count": count, "p50": ps[0], "p95": ps[1], "p99": ps[2]}
+            for source, count, ps in cursor.fetchall()
+        ]
+    labels = [(start + timedelta(days=i)).isoformat() for i in range(days)]
+    series: dict[str, list[float]] = {
+        "recall": [0] * days,
+        "prime": [0] * days,
+        "p95": [0.0] * days,
+    }
+    for day, kind, count, p95 in rows:
+        index = (day - start).days
+        series[kind][index] = count
+        if kind == "recall":
+            series["p95"][index] = round(p95, 1)
+    return {"labels": labels, **series, "latency": latency}
+
+
+def graph_neighbourhood(
+    *, network: Network, cue_id: int, depth: int = 2, per_node: int = 12, max_nodes: int = 150
+) -> dict[str, list[dict[str, Any]]]:
+    """The cues around one cue, breadth first over the strongest edges either way, bounded per
+    node and in total: a 100k-cue network is never read whole."""
+    depth = max(1, min(depth, 4))
+    nodes: dict[int, int] = {cue_id: 0}
+    frontier = [cue_id]
+    with connection.cursor() as cursor:
+        for level in range(1, depth + 1):
+            if not frontier or len(nodes) >= max_nodes:
+                break
+            cursor.execute(
+                """
+                SELECT other FROM (
+                    SELECT CASE WHEN source_id = ANY(%s) THEN target_id ELSE source_id END
+                           AS other, weight,
+                           row_number() OVER (
+                               PARTITION BY CASE WHEN source_id = ANY(%s) THEN source_id
+                                                 ELSE target_id END
+                               ORDER BY weight DESC) AS rn
+                      FROM memory_edge
+                     WHERE tenant_id = %s AND network_id = %s
+                       AND (source_id = ANY(%s) OR target_id = ANY(%s))) ranked
+                 WHERE rn <= %s ORDER BY weight DESC
+                """,
+                [frontier, frontier, network.tenant_id, network.pk, frontier, frontier, per_node],
+            )
+            new = []
+            for (other,) in cursor.fetchall():
+                if other not in nodes and len(nodes) < max_nodes:
+                    nodes[other] = level
+                    new.append(other)
+            frontier = new
+        ids = list(nodes)
+        cursor.execute(
+            "SELECT id, word, engram_count, recall_count FROM memory_cue "
+            "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
+            [network.tenant_id, network.pk, ids],
+        )
+        cue_rows = cursor.fetchall()
+        cursor.execute(
+            "SELECT source_id, target_id, weight, kind FROM memory_edge "
+            "WHERE tenant_id = %s AND network_id = %s AND source_id = ANY(%s) "
+            "AND target_id = ANY(%s) ORDER BY weight DESC LIMIT 600",
+            [network.tenant_id, network.pk, ids, ids],
+        )
+        edge_rows = cursor.fetchall()
+    return {
+        "nodes": [
+            {"id": cid, "word": word, "engrams": n, "recalls": r, "depth": nodes[cid]}
+            for cid, word, n, r in cue_rows
+        ],
+        "edges": [
+            {"source": s, "target": t, "weight": round(w, 4), "kind": k} for s, t, w, k in edge_rows
+        ],
+    }
+
+
+def cue_find(*, network: Network, q: str, limit: int = 10) -> list[Cue]:
+    """Cues for the graph's search box: the word itself, then the nearest by trigrams."""
+    key = lemma(q.strip())
+    if not key:
+        return []
+    exact = list(Cue.objects.filter(tenant_id=network.tenant_id, network=network, lemma=key))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM memory_cue WHERE tenant_id = %s AND network_id = %s AND lemma <> %s "
+            "ORDER BY lemma <-> %s LIMIT %s",
+            [network.tenant_id, network.pk, key, key, limit],
+        )
+        ids = [row[0] for row in cursor.fetchall()]
+    by_id = {c.pk: c for c in Cue.objects.filter(tenant_id=network.tenant_id, pk__in=ids)}
+    near = [by_id[i] for i in ids if i in by_id]
+    return (exact + near)[:limit]
+
+
+def hub_cue(*, network: Network) -> Cue | None:
+    return (
+        Cue.objects.filter(tenant_id=network.tenant_id, network=network)
+        .order_by("-engram_count", "id")
+        .first()
+    )
+
+
+def cue_engrams(*, network: Network, cue: Cue, limit: int = 20) -> list[Engram]:
+    return list(
+        Engram.objects.filter(
+            tenant_id=network.tenant_id,
+            network=network,
+            status=Engram.Status.ACTIVE,
+            cue_links__cue=cue,
+        )
+        .defer("embedding", "terms")
+        .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def cue_get(*, network: Network, id: int) -> Cue:
+    cue = Cue.objects.filter(tenant_id=network.tenant_id, network=network, pk=id).first()
+    if cue is None:
+        raise NotFound("There is no such concept in this network.")
+    return cue
+
+
+def import_jobs(*, tenant: Tenant, limit: int = 10) -> list[ImportJob]:
+    return list(
+        ImportJob.objects.filter(tenant=tenant).defer("payload").order_by("-created_at")[:limit]
+    )
+
+
+def import_job_get(*, tenant: Tenant, id: int) -> ImportJob:
+    job = ImportJob.objects.filter(tenant=tenant, pk=id).defer("payload").first()
+    if job is None:
+        raise NotFound("There is no such import.")
+    return job

@@ -6,72 +6,116 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memory', '0009_count_out_degree'),
-        ('tenants', '0002_row_level_security'),
+        ("memory", "0009_count_out_degree"),
+        ("tenants", "0002_row_level_security"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ImportJob',
+            name="ImportJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('network_key', models.CharField(max_length=100)),
-                ('filename', models.CharField(blank=True, max_length=200)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=8)),
-                ('payload', models.TextField(blank=True)),
-                ('total_lines', models.IntegerField(default=0)),
-                ('processed_lines', models.IntegerField(default=0)),
-                ('counts', models.JSONField(default=dict)),
-                ('errors', models.JSONField(default=list)),
-                ('error_count', models.IntegerField(default=0)),
-                ('message', models.CharField(blank=True, max_length=300)),
-                ('created_by', models.CharField(max_length=200)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("network_key", models.CharField(max_length=100)),
+                ("filename", models.CharField(blank=True, max_length=200)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=8,
+                    ),
+                ),
+                ("payload", models.TextField(blank=True)),
+                ("total_lines", models.IntegerField(default=0)),
+                ("processed_lines", models.IntegerField(default=0)),
+                ("counts", models.JSONField(default=dict)),
+                ("errors", models.JSONField(default=list)),
+                ("error_count", models.IntegerField(default=0)),
+                ("message", models.CharField(blank=True, max_length=300)),
+                ("created_by", models.CharField(max_length=200)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
             ],
         ),
         migrations.CreateModel(
-            name='RecallEvent',
+            name="RecallEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('recall', 'Recall'), ('prime', 'Prime')], max_length=8)),
-                ('source', models.CharField(max_length=20)),
-                ('took_ms', models.FloatField()),
-                ('results', models.IntegerField()),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("recall", "Recall"), ("prime", "Prime")], max_length=8
+                    ),
+                ),
+                ("source", models.CharField(max_length=20)),
+                ("took_ms", models.FloatField()),
+                ("results", models.IntegerField()),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
         ),
         migrations.AddIndex(
-            model_name='engram',
-            index=models.Index(models.F('tenant'), models.F('network'), models.F('status'), models.OrderBy(models.F('strength'), descending=True), models.OrderBy(models.F('id'), descending=True), name='engram_tenant_strength'),
+            model_name="engram",
+            index=models.Index(
+                models.F("tenant"),
+                models.F("network"),
+                models.F("status"),
+                models.OrderBy(models.F("strength"), descending=True),
+                models.OrderBy(models.F("id"), descending=True),
+                name="engram_tenant_strength",
+            ),
         ),
         migrations.AddField(
-            model_name='importjob',
-            name='tenant',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tenants.tenant'),
+            model_name="importjob",
+            name="tenant",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="tenants.tenant"
+            ),
         ),
         migrations.AddField(
-            model_name='recallevent',
-            name='network',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='memory.network'),
+            model_name="recallevent",
+            name="network",
+            field=models.ForeignKey(
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="memory.network",
+            ),
         ),
         migrations.AddField(
-            model_name='recallevent',
-            name='tenant',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tenants.tenant'),
+            model_name="recallevent",
+            name="tenant",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="tenants.tenant"
+            ),
         ),
         migrations.AddIndex(
-            model_name='importjob',
-            index=models.Index(fields=['tenant', '-created_at'], name='importjob_tenant_recent'),
+            model_name="importjob",
+            index=models.Index(fields=["tenant", "-created_at"], name="importjob_tenant_recent"),
         ),
         migrations.AddIndex(
-            model_name='recallevent',
-            index=models.Index(fields=['tenant', 'created_at'], name='recallevent_tenant_time'),
+            model_name="recallevent",
+            index=models.Index(fields=["tenant", "created_at"], name="recallevent_tenant_time"),
         ),
         migrations.AddIndex(
-            model_name='recallevent',
-            index=models.Index(fields=['tenant', 'network', 'created_at'], name='recallevent_net_time'),
+            model_name="recallevent",
+            index=models.Index(
+                fields=["tenant", "network", "created_at"], name="recallevent_net_time"
+            ),
         ),
     ]

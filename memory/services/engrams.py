@@ -11,6 +11,7 @@ from django.utils import timezone
 from audit.actors import Actor
 from audit.services import audit_record
 from config.errors import Conflict, ValidationFailed
+from memory import live
 from memory.models import Engram
 from memory.services.graph import cues_upsert, edges_reinforce, engram_unlink
 from memory.services.inputs import engram_input
@@ -74,6 +75,8 @@ def _update(tenant: Tenant, actor: Actor, engram: Engram, changes: dict[str, Any
             queue_embedding(tenant.pk, network.pk, [locked.pk])
         after = snapshot(locked)
         if after != before:
+            live.publish(tenant.pk, {"type": "changed", "network": network.key,
+                                     "engram": live.engram_summary(locked)})  # fmt: skip
             audit_record(
                 tenant_id=tenant.pk, actor=actor, verb="engram.update", target_type="engram",
                 target_id=locked.pk, target_label=locked.content[:200],
@@ -95,9 +98,40 @@ def engram_delete(*, tenant: Tenant, actor: Actor, engram: Engram) -> Engram:
         locked.status = Engram.Status.DELETED
         locked.updated_at = timezone.now()
         locked.save(update_fields=["status", "updated_at"])
+        live.publish(tenant.pk, {"type": "deleted", "network": locked.network.key,
+                                 "engram": live.engram_summary(locked)})  # fmt: skip
         audit_record(
             tenant_id=tenant.pk, actor=actor, verb="engram.delete", target_type="engram",
             target_id=locked.pk, target_label=locked.content[:200], before=before,
             after={"status": locked.status},
         )  # fmt: skip
     return locked
+
+
+BULK_MAX = 500
+
+
+def engrams_bulk(
+    *, tenant: Tenant, actor: Actor, engrams: list[Engram], action: str, type: str = ""
+) -> int:
+    """Delete or retype many engrams at once, each audited like a single change; all or none."""
+    if len(engrams) > BULK_MAX:
+        raise ValidationFailed.field("ids", f"at most {BULK_MAX} at once")
+    if action == "retype" and type not in Engram.Type.values:
+        raise ValidationFailed.field("type", f"one of {', '.join(Engram.Type.values)}")
+    if action not in ("delete", "retype"):
+        raise ValidationFailed.field("action", "delete or retype")
+    changed = 0
+    with transaction.atomic():
+        for engram in sorted(engrams, key=lambda e: e.pk):  # one lock order for every caller
+            if action == "delete":
+                if engram.status != Engram.Status.DELETED:
+                    engram_delete(tenant=tenant, actor=actor, engram=engram)
+                    changed += 1
+            elif engram.type != type and engram.status not in (
+                Engram.Status.DELETED,
+                Engram.Status.ERASED,
+            ):
+                engram_update(tenant=tenant, actor=actor, engram=engram, changes={"type": type})
+                changed += 1
+    return changed

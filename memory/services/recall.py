@@ -91,8 +91,13 @@ def _log(network: Network, kind: str, source: str, mind: Mind) -> None:
 
 
 def network_prime(
-    *, tenant: Tenant, actor: Actor, network_key: str, token_budget: int = 600,
-    source: str = "api", record: bool = True,
+    *,
+    tenant: Tenant,
+    actor: Actor,
+    network_key: str,
+    token_budget: int = 600,
+    source: str = "api",
+    record: bool = True,
 ) -> Mind:
     """The session-start warm-up: hub cues (degree × base-level activation), their strongest
     memories within a small budget. The activation carries into this actor's next recall."""
@@ -162,7 +167,7 @@ def _seeds(
         # Semantic cue matches are for words that are no cue; when every word matched, skip them.
         unmatched = set(terms) - {lemma for lemma, df in lemma_df.items() if df > 0}
         wanted = "activation" in options.channels and (unmatched or not seeds)
-        vector = _query_vector(query, network.tenant_id) if wanted else None
+        vector = query_vector(query, network.tenant_id) if wanted else None
         if vector is not None:
             cursor.execute(
                 """
@@ -201,7 +206,8 @@ def _hub_seeds(network: Network, now: datetime) -> dict[int, tuple[str, float, s
     return {cue_id: (word, 0.4 + 0.6 * s / best, "hub") for s, cue_id, word in top}
 
 
-def _query_vector(query: str, tenant_id: int) -> str | None:
+def query_vector(query: str, tenant_id: int) -> str | None:
+    """The query's embedding as a pgvector literal, or None when no embedder answers."""
     from memory.embeddings import embed_query
 
     try:
@@ -369,7 +375,7 @@ def _run(
     by_act = _by_activation(network, cues, df) if activation else {}
     by_text = _by_text(network, query, lemma_df) if query and "text" in options.channels else []
     vector = (
-        _query_vector(query, network.tenant_id) if query and "vector" in options.channels else None
+        query_vector(query, network.tenant_id) if query and "vector" in options.channels else None
     )
     by_vec = _by_vector(network, vector) if vector else {}
     ids = set(by_act) | set(by_text) | set(by_vec)

@@ -20,6 +20,7 @@ from django.utils import timezone
 from audit.actors import Actor
 from audit.models import AuditEvent
 from audit.services import audit_record_many
+from memory import live
 from memory.core.extract import extract_schema
 from memory.core.hebbian import reinforce
 from memory.core.text import content_lemmas, estimate_tokens, lemma
@@ -215,7 +216,20 @@ def _remember(
     audit_record_many(audits)
     if changed_ids:
         queue_embedding(tenant.pk, network.pk, changed_ids)
-    return RememberResult(network, sorted(outcomes, key=lambda o: o.index), edges)
+    result = RememberResult(network, sorted(outcomes, key=lambda o: o.index), edges)
+    _announce(tenant, network, result, [engram for _, engram in created])
+    return result
+
+
+def _announce(tenant: Tenant, network: Network, result: RememberResult, new: list[Engram]) -> None:
+    """Tell open dashboards (after commit): counts to refresh, the first new memories to show."""
+    if not any(o.status != "unchanged" for o in result.outcomes):
+        return
+    live.publish(tenant.pk, {
+        "type": "remembered", "network": network.key,
+        **{s: result.count(s) for s in ("created", "updated", "reinforced")},
+        "engrams": [live.engram_summary(e) for e in new[:20]],
+    })  # fmt: skip
 
 
 def _existing(network: Network, items: list[EngramInput]) -> dict[int, Engram]:

@@ -16,7 +16,9 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_http = get_asgi_application()  # sets Django up before anything imports models
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.routing import Mount, Route  # noqa: E402
@@ -27,6 +29,7 @@ from gateway.health import healthz, livez  # noqa: E402
 from gateway.mcp_server.gateway import McpGateway  # noqa: E402
 from gateway.mcp_server.server import build_app, server  # noqa: E402
 from gateway.rest.errors import error_body  # noqa: E402
+from memory.consumers import websocket_urlpatterns  # noqa: E402
 
 
 class BodySizeLimit:
@@ -104,7 +107,15 @@ class DjangoStaticFiles(StaticFiles):
 
 mcp_app = build_app()
 mcp_gateway = McpGateway(mcp_app)
-django_app = ProtocolTypeRouter({"http": django_http})
+django_app = ProtocolTypeRouter(
+    {
+        "http": django_http,
+        # the dashboard's live updates: session-authenticated, same-origin only
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)
 
 
 @contextlib.asynccontextmanager

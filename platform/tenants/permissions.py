@@ -32,6 +32,9 @@ class Capability(StrEnum):
     AUDIT_VIEW = "audit.view"
     ROLES_EDIT = "roles.edit"  # write, copy, archive and restore roles and resources
     ROLES_MANAGE = "roles.manage"  # delete resources for good
+    MEMORY_EDIT = "memory.edit"  # edit and retype memories
+    MEMORY_DELETE = "memory.delete"  # delete memories (soft), in bulk too
+    MEMORY_IMPORT = "memory.import"  # import a network from a file
 
 
 MINIMUM_ROLE: dict[Capability, str] = {
@@ -42,6 +45,9 @@ MINIMUM_ROLE: dict[Capability, str] = {
     Capability.MEMBERS_MANAGE: Role.ADMIN,
     Capability.ROLES_EDIT: Role.MEMBER,
     Capability.ROLES_MANAGE: Role.ADMIN,
+    Capability.MEMORY_EDIT: Role.MEMBER,
+    Capability.MEMORY_DELETE: Role.ADMIN,
+    Capability.MEMORY_IMPORT: Role.ADMIN,
 }
 
 KEY_SCOPE: dict[Capability, str] = {
@@ -52,6 +58,9 @@ KEY_SCOPE: dict[Capability, str] = {
     Capability.MEMBERS_MANAGE: Scope.ADMIN,
     Capability.ROLES_EDIT: Scope.WRITE,
     Capability.ROLES_MANAGE: Scope.ADMIN,
+    Capability.MEMORY_EDIT: Scope.WRITE,
+    Capability.MEMORY_DELETE: Scope.WRITE,
+    Capability.MEMORY_IMPORT: Scope.WRITE,
 }
 
 

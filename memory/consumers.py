@@ -1,0 +1,51 @@
+"""The dashboard's websocket: ``/ws/t/<slug>/memory/`` streams the tenant's memory events to a
+logged-in member (anyone else is refused before the socket opens)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import transaction
+from django.urls import path
+
+from config.errors import MnemoError
+from memory.live import group_name
+from tenants.access import tenant_for_member
+
+
+@database_sync_to_async
+def _tenant_id(user: Any, slug: str) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    try:
+        with transaction.atomic():  # row-level security is switched per transaction
+            tenant, _ = tenant_for_member(user=user, slug=slug)
+    except MnemoError:
+        return None
+    return int(tenant.pk)
+
+
+class MemoryEvents(AsyncJsonWebsocketConsumer):
+    group: str | None = None
+
+    async def connect(self) -> None:
+        slug = self.scope["url_route"]["kwargs"]["slug"]
+        tenant_id = await _tenant_id(self.scope.get("user"), slug)
+        if tenant_id is None:
+            await self.close(code=4403)
+            return
+        self.group = group_name(tenant_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def memory_event(self, message: dict[str, Any]) -> None:
+        await self.send_json(message["event"])
+
+
+websocket_urlpatterns = [path("ws/t/<slug:slug>/memory/", MemoryEvents.as_asgi())]

@@ -1,0 +1,46 @@
+"""Live updates: what changed in a tenant's memory, pushed to its open dashboards.
+
+Services call ``publish`` inside their transaction; the event goes to the tenant's Channels
+group (Redis layer) after commit, so a browser never hears of a write that was rolled back.
+A failing layer is logged and never fails the write.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+
+def group_name(tenant_id: int) -> str:
+    return f"memory.{tenant_id}"
+
+
+def publish(tenant_id: int, event: dict[str, Any]) -> None:
+    def send() -> None:
+        try:
+            layer = get_channel_layer()
+            if layer is not None:
+                async_to_sync(layer.group_send)(
+                    group_name(tenant_id), {"type": "memory.event", "event": event}
+                )
+        except Exception:  # live updates are a convenience; the write has happened
+            log.warning("could not publish a memory event for tenant %s", tenant_id, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def engram_summary(engram: Any) -> dict[str, Any]:
+    return {
+        "id": engram.pk,
+        "content": engram.content[:240],
+        "type": engram.type,
+        "strength": round(engram.strength, 2),
+        "status": engram.status,
+        "source": engram.source,
+    }
