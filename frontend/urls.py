@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.views import LogoutView
 from django.urls import path
 
-from frontend.views import account, audit, keys, members, roles, workspace
+from frontend.views import account, audit, graph, keys, members, memory, roles, workspace
 
 urlpatterns = [
     path("", account.home, name="home"),
@@ -29,6 +29,43 @@ urlpatterns = [
         name="invitation_revoke",
     ),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
+    path("t/<slug:slug>/memory/", memory.memory_home, name="memory_home"),
+    path("t/<slug:slug>/import/", memory.memory_import, name="memory_import"),
+    path("t/<slug:slug>/import/<int:job_id>/", memory.import_detail, name="import_detail"),
+    path("t/<slug:slug>/memory/<str:network>/", memory.memory_browse, name="memory_browse"),
+    path("t/<slug:slug>/memory/<str:network>/counts", memory.network_counts, name="network_counts"),
+    path(
+        "t/<slug:slug>/memory/<str:network>/bulk", memory.engrams_bulk_action, name="engrams_bulk"
+    ),
+    path(
+        "t/<slug:slug>/memory/<str:network>/export.jsonl",
+        memory.network_export,
+        name="network_export",
+    ),
+    path(
+        "t/<slug:slug>/memory/<str:network>/engrams/<int:engram_id>/",
+        memory.engram_detail,
+        name="engram_detail",
+    ),
+    path(
+        "t/<slug:slug>/memory/<str:network>/engrams/<int:engram_id>/edit",
+        memory.engram_edit,
+        name="engram_edit",
+    ),
+    path(
+        "t/<slug:slug>/memory/<str:network>/engrams/<int:engram_id>/delete",
+        memory.engram_remove,
+        name="engram_delete",
+    ),
+    path("t/<slug:slug>/memory/<str:network>/graph/", graph.graph, name="graph"),
+    path("t/<slug:slug>/memory/<str:network>/graph.json", graph.graph_data, name="graph_data"),
+    path("t/<slug:slug>/memory/<str:network>/cues", graph.cue_search, name="cue_search"),
+    path(
+        "t/<slug:slug>/memory/<str:network>/cues/<int:cue_id>/",
+        graph.cue_memories,
+        name="cue_memories",
+    ),
+    path("t/<slug:slug>/memory/<str:network>/playground/", graph.playground, name="playground"),
     path("t/<slug:slug>/roles/", roles.roles, name="roles"),
     path("t/<slug:slug>/roles/new/", roles.role_new, name="role_new"),
     path("t/<slug:slug>/roles/check", roles.role_check, name="role_check"),

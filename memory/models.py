@@ -301,6 +301,7 @@ class ImportJob(models.Model):
     error_count = models.IntegerField(default=0)
     message = models.CharField(max_length=300, blank=True)
     created_by = models.CharField(max_length=200)
+    actor = models.JSONField(default=dict)  # who started it: the engrams' audit actor
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 

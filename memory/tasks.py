@@ -62,3 +62,11 @@ def archive_cold_engrams() -> dict[str, int]:
 @shared_task(acks_late=True)
 def prune_recall_events() -> dict[str, int]:
     return _each_network("network_prune_recall_events")
+
+
+@shared_task(acks_late=True)
+def import_network(tenant_id: int, job_id: int) -> int:
+    """Import a network file in batches (memory.services.transfer); a redelivery is a no-op."""
+    from memory.services.transfer import import_run
+
+    return import_run(tenant_id=tenant_id, job_id=job_id).processed_lines

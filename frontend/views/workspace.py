@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 
 from audit.selectors import audit_events_for_tenant
 from frontend.views.base import can, page, tenant_view
+from memory import selectors as memory_selectors
 from tenants.models import Tenant
 from tenants.permissions import Capability
 from tenants.selectors import apikeys_for_tenant, members_for_tenant
@@ -21,12 +22,21 @@ def overview(request: HttpRequest) -> HttpResponse:
     recent = []
     if can(request, Capability.AUDIT_VIEW):
         recent = list(audit_events_for_tenant(tenant_id=tenant.pk)[:8])
+    networks = list(memory_selectors.networks_for_tenant(tenant=tenant))
     context = {
         "member_count": members_for_tenant(tenant=tenant).count(),
         "active_keys": len(keys),
         "recent_events": recent,
         "mcp_url": tenant.mcp_url,
+        "networks": networks,
+        "engram_total": sum(n.engram_count for n in networks),
+        "recent_engrams": memory_selectors.recent_engrams(tenant=tenant, networks=networks),
+        "charts": {
+            "growth": memory_selectors.growth_by_day(tenant=tenant),
+            "activity": memory_selectors.recall_activity(tenant=tenant),
+        },
     }
+    context["latency"] = context["charts"]["activity"].pop("latency")
     return page(request, "frontend/overview.html", context)
 
 

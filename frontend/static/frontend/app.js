@@ -99,4 +99,114 @@
     var height = parseFloat(getComputedStyle(area).lineHeight) || 20;
     area.scrollTop = Math.max(0, (line - 4) * height);
   });
+
+  // Memory pages ------------------------------------------------------------------------------
+  document.addEventListener("change", function (event) {
+    var select = event.target.closest("[data-network-switch]");
+    if (select) window.location.href = select.value;
+    var all = event.target.closest("[data-select-all]");
+    if (all) {
+      document.querySelectorAll("input[name=ids]").forEach(function (box) { box.checked = all.checked; });
+    }
+    if (event.target.closest("input[name=ids], [data-select-all]")) {
+      var count = document.querySelectorAll("input[name=ids]:checked").length;
+      var label = document.querySelector("[data-selected-count]");
+      if (label) label.textContent = count + " selected";
+    }
+  });
+
+  document.addEventListener("submit", function (event) {
+    var button = event.submitter;
+    if (button && button.hasAttribute("data-confirm-bulk") &&
+        !window.confirm(button.getAttribute("data-confirm-bulk"))) event.preventDefault();
+  });
+
+  // Charts on the overview (Chart.js, vendored).
+  function drawCharts() {
+    var script = document.getElementById("chart-data");
+    if (!script || !window.Chart) return;
+    var data = JSON.parse(script.textContent);
+    var growth = document.querySelector("[data-chart=growth]");
+    if (growth) {
+      new window.Chart(growth, { type: "bar", data: { labels: data.growth.labels, datasets: [
+        { type: "line", label: "in total", data: data.growth.total, yAxisID: "total",
+          borderColor: "#5b4bdb", backgroundColor: "#5b4bdb", pointRadius: 0, tension: 0.2 },
+        { label: "added", data: data.growth.added, backgroundColor: "#b8c7d6" }
+      ] }, options: { animation: false, maintainAspectRatio: false, scales: {
+        x: { ticks: { maxTicksLimit: 8 } }, y: { beginAtZero: true, position: "left" },
+        total: { beginAtZero: true, position: "right", grid: { drawOnChartArea: false } } } } });
+    }
+    var activity = document.querySelector("[data-chart=activity]");
+    if (activity) {
+      new window.Chart(activity, { type: "bar", data: { labels: data.activity.labels, datasets: [
+        { label: "recalls", data: data.activity.recall, backgroundColor: "#2a6f97", stack: "n" },
+        { label: "primes", data: data.activity.prime, backgroundColor: "#7aa6c2", stack: "n" },
+        { type: "line", label: "p95 ms", data: data.activity.p95, yAxisID: "ms",
+          borderColor: "#f4a100", backgroundColor: "#f4a100", pointRadius: 2 }
+      ] }, options: { animation: false, maintainAspectRatio: false, scales: {
+        x: { stacked: true, ticks: { maxTicksLimit: 8 } }, y: { stacked: true, beginAtZero: true },
+        ms: { beginAtZero: true, position: "right", grid: { drawOnChartArea: false } } } } });
+    }
+  }
+  drawCharts();
+
+  // Live updates: the tenant's memory events over a websocket.
+  function liveItem(engram, network, slug) {
+    var li = document.createElement("li");
+    var link = document.createElement("a");
+    link.href = "/t/" + slug + "/memory/" + encodeURIComponent(network) + "/engrams/" + engram.id + "/";
+    link.textContent = engram.content;
+    li.appendChild(link);
+    var tag = document.createElement("small");
+    tag.className = "muted";
+    tag.textContent = " " + engram.type + " · " + network + " · just now";
+    li.appendChild(tag);
+    li.setAttribute("data-engram", String(engram.id));
+    return li;
+  }
+
+  function onEvent(event, slug) {
+    document.body.dispatchEvent(new CustomEvent("memory-changed", { detail: event }));
+    if (document.querySelector("[data-live-reload]") && event.type === "remembered") {
+      window.location.reload();
+      return;
+    }
+    if (event.type !== "remembered") return;
+    document.querySelectorAll("[data-live-network]").forEach(function (holder) {
+      var wanted = holder.getAttribute("data-live-network");
+      if (wanted !== "*" && wanted !== event.network) return;
+      var list = holder.querySelector("[data-testid=live-feed]");
+      if (!list) return;
+      (event.engrams || []).forEach(function (engram) {
+        list.insertBefore(liveItem(engram, event.network, slug), list.firstChild);
+      });
+      holder.hidden = false;
+    });
+    document.querySelectorAll("tr[data-network]").forEach(function (row) {
+      if (row.getAttribute("data-network") !== event.network) return;
+      var cell = row.querySelector("[data-count=engrams]");
+      if (cell) cell.textContent = String(Number(cell.textContent) + (event.created || 0));
+    });
+  }
+
+  var main = document.querySelector("[data-tenant]");
+  var listening = document.querySelector(
+    "[data-live-network], #network-counts, tr[data-network], [data-live-reload]");
+  if (main && listening && "WebSocket" in window) {
+    var slug = main.getAttribute("data-tenant");
+    var delay = 1000;
+    var connect = function () {
+      var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+      var socket = new WebSocket(scheme + window.location.host + "/ws/t/" + slug + "/memory/");
+      socket.onopen = function () { delay = 1000; document.body.setAttribute("data-live", "on"); };
+      socket.onmessage = function (message) { onEvent(JSON.parse(message.data), slug); };
+      socket.onclose = function (closing) {
+        document.body.setAttribute("data-live", "off");
+        if (closing.code === 4403) return;  // not a member: do not knock again
+        setTimeout(connect, delay);
+        delay = Math.min(delay * 2, 30000);
+      };
+    };
+    connect();
+  }
 })();

@@ -1,0 +1,126 @@
+"""Seeing the network: the graph around a cue (bounded neighbourhoods served as JSON, drawn by
+Cytoscape.js), the memories of a cue, and the recall playground that shows a Mind — activated
+cues on the graph, ranked memories with their score parts and why, the packed context."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from config.errors import MnemoError, ValidationFailed
+from frontend.views.base import page, tenant_view
+from frontend.views.memory import network_of
+from memory import selectors
+from memory.services import inputs
+from memory.services.recall import RecallOptions, mind_as_dict, network_prime, network_recall
+
+
+@tenant_view()
+def graph(request: HttpRequest, network: str) -> HttpResponse:
+    net = network_of(request, network)
+    start = None
+    if request.GET.get("cue", "").isdigit():
+        start = selectors.cue_get(network=net, id=int(request.GET["cue"]))
+    elif request.GET.get("word"):
+        found = selectors.cue_find(network=net, q=request.GET["word"], limit=1)
+        start = found[0] if found else None
+    start = start or selectors.hub_cue(network=net)
+    return page(
+        request,
+        "frontend/graph.html",
+        {
+            "network": net,
+            "start": start,
+            "depth": _depth(request),
+        },
+    )
+
+
+def _depth(request: HttpRequest) -> int:
+    raw = request.GET.get("depth", "2")
+    return int(raw) if raw in ("1", "2", "3", "4") else 2
+
+
+@tenant_view()
+def graph_data(request: HttpRequest, network: str) -> JsonResponse:
+    """Nodes and edges around ``cue`` up to ``depth`` hops, at most 150 nodes."""
+    net = network_of(request, network)
+    raw = request.GET.get("cue", "")
+    if not raw.isdigit():
+        return JsonResponse(
+            {"error": {"code": "validation_error", "message": "cue: an id"}}, status=400
+        )
+    cue = selectors.cue_get(network=net, id=int(raw))
+    data = selectors.graph_neighbourhood(network=net, cue_id=cue.pk, depth=_depth(request))
+    return JsonResponse({"center": cue.pk, **data})
+
+
+@tenant_view()
+def cue_search(request: HttpRequest, network: str) -> HttpResponse:
+    net = network_of(request, network)
+    q = request.GET.get("q", "").strip()[:100]
+    cues = selectors.cue_find(network=net, q=q) if q else []
+    return page(request, "frontend/partials/_cue_results.html", {"network": net, "cues": cues})
+
+
+@tenant_view()
+def cue_memories(request: HttpRequest, network: str, cue_id: int) -> HttpResponse:
+    net = network_of(request, network)
+    cue = selectors.cue_get(network=net, id=cue_id)
+    return page(
+        request,
+        "frontend/partials/_cue_memories.html",
+        {
+            "network": net,
+            "cue": cue,
+            "engrams": selectors.cue_engrams(network=net, cue=cue),
+        },
+    )
+
+
+@tenant_view()
+def playground(request: HttpRequest, network: str) -> HttpResponse:
+    """Try recall (or prime) without changing anything: access statistics are not counted and
+    the prime is not carried into an agent's next recall."""
+    net = network_of(request, network)
+    form = {"query": "", "mode": "balanced", "k": "10", "token_budget": "1500", "what": "recall"}
+    form.update({k: v for k, v in request.GET.items() if k in form})
+    context = {"network": net, "form": form, "modes": inputs.RECALL_MODES}
+    if request.GET.get("run"):
+        try:
+            context["mind"] = _run(request, net, form)
+        except MnemoError as exc:
+            context["error"] = exc
+    partial = "frontend/partials/_mind.html" if request.GET.get("run") else None
+    return page(request, "frontend/playground.html", context, partial=partial)
+
+
+def _run(request: HttpRequest, net: object, form: dict[str, str]) -> dict[str, object]:
+    tenant = request.tenant  # type: ignore[attr-defined]
+    try:
+        k, budget = int(form["k"]), int(form["token_budget"])
+    except ValueError as exc:
+        raise ValidationFailed("k and token budget are whole numbers.") from exc
+    if form["what"] == "prime":
+        options = inputs.recall_options(token_budget=budget)
+        mind = network_prime(
+            tenant=tenant,
+            actor=request.actor,  # type: ignore[attr-defined]
+            network_key=net.key,  # type: ignore[attr-defined]
+            token_budget=options.get("token_budget", 600),
+            source="dashboard",
+            record=False,
+        )
+    else:
+        options = inputs.recall_options(mode=form["mode"], k=k, token_budget=budget)
+        mind = network_recall(
+            tenant=tenant,
+            actor=request.actor,  # type: ignore[attr-defined]
+            network_key=net.key,  # type: ignore[attr-defined]
+            query=inputs.recall_query(form["query"] or None),
+            options=RecallOptions(**options, record=False, source="dashboard"),
+        )
+    data = mind_as_dict(mind)
+    in_context = set(mind.context_ids)
+    for engram in data["engrams"]:
+        engram["in_context"] = engram["id"] in in_context
+    return data

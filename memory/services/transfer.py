@@ -1,0 +1,380 @@
+"""Export and import of a network as JSON lines.
+
+A file is a header line, then one line per engram (content, schema, type, strength,
+importance, occurred_at, external_id, metadata, and its timestamps), cue (word and access
+statistics) and edge (source and target words, kind, weight, count). Import re-remembers the
+engrams in batches — idempotent by ``external_id``, each line validated on its own, so a bad line
+is reported by number and the rest goes in — and then restores the cues' statistics and the edge
+weights the engrams re-created (the greater of the two; an edge no engram re-creates is skipped).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from audit.actors import Actor
+from audit.services import audit_record
+from config.errors import MnemoError, PermissionDenied, ValidationFailed
+from memory.core.text import lemma
+from memory.models import Cue, Edge, Engram, ImportJob, Network
+from memory.services import inputs
+from memory.services.remember import engrams_remember
+from tenants import rls
+from tenants.models import Tenant
+from tenants.permissions import Capability, actor_allows
+
+FORMAT = "mnemo-network"
+BATCH = 500
+MAX_ERRORS_KEPT = 500
+MAX_LINES = 200_000
+ENGRAM_FIELDS = (
+    "content",
+    "schema",
+    "type",
+    "strength",
+    "importance",
+    "occurred_at",
+    "external_id",
+    "metadata",
+)
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def export_lines(*, network: Network) -> Iterator[str]:
+    """The network as JSON lines, streamed in id order (constant memory at any size)."""
+    tenant_id = network.tenant_id
+    yield _line(
+        {
+            "kind": FORMAT,
+            "version": 1,
+            "network": network.key,
+            "exported_at": timezone.now().isoformat(),
+        }
+    )
+    engrams = (
+        Engram.objects.filter(tenant_id=tenant_id, network=network)
+        .exclude(status__in=[Engram.Status.DELETED, Engram.Status.ERASED])
+        .defer("embedding", "terms")
+        .order_by("pk")
+    )
+    for e in engrams.iterator(chunk_size=2000):
+        yield _line(
+            {
+                "kind": "engram",
+                "external_id": e.external_id,
+                "content": e.content,
+                "schema": list(e.schema),
+                "type": e.type,
+                "strength": e.strength,
+                "importance": e.importance,
+                "occurred_at": _iso(e.occurred_at),
+                "metadata": e.metadata,
+                "status": e.status,
+                "source": e.source,
+                "created_at": _iso(e.created_at),
+                "updated_at": _iso(e.updated_at),
+            }
+        )
+    cues = Cue.objects.filter(tenant_id=tenant_id, network=network).order_by("pk")
+    for c in cues.only("word", "lemma", "recall_count", "last_recalled_at").iterator(2000):
+        yield _line(
+            {
+                "kind": "cue",
+                "word": c.word,
+                "lemma": c.lemma,
+                "recall_count": c.recall_count,
+                "last_recalled_at": _iso(c.last_recalled_at),
+            }
+        )
+    edges = (
+        Edge.objects.filter(tenant_id=tenant_id, network=network)
+        .select_related("source", "target")
+        .order_by("pk")
+    )
+    for edge in edges.iterator(chunk_size=2000):
+        yield _line(
+            {
+                "kind": "edge",
+                "source": edge.source.lemma,
+                "target": edge.target.lemma,
+                "type": edge.kind,
+                "weight": edge.weight,
+                "count": edge.count,
+                "last_reinforced_at": _iso(edge.last_reinforced_at),
+            }
+        )
+
+
+def _line(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def import_start(
+    *, tenant: Tenant, actor: Actor, network_key: str, filename: str, data: bytes
+) -> ImportJob:
+    """Check the file is text of reasonable size, record the job, queue it after commit."""
+    if not actor_allows(actor, Capability.MEMORY_IMPORT):
+        raise PermissionDenied("Only admins import memories.")
+    key = inputs.network_key(network_key)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValidationFailed.field("file", "must be UTF-8 text (JSON lines)") from exc
+    if "\x00" in text:
+        raise ValidationFailed.field("file", "holds NUL characters: not a JSON-lines file")
+    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    if not text.strip():
+        raise ValidationFailed.field("file", "is empty")
+    if lines > MAX_LINES:
+        raise ValidationFailed.field("file", f"at most {MAX_LINES:,} lines per import")
+    with transaction.atomic():
+        job = ImportJob.objects.create(
+            tenant=tenant,
+            network_key=key,
+            filename=filename[:200],
+            payload=text,
+            total_lines=lines,
+            created_by=actor.label[:200],
+            actor={"kind": actor.kind, "id": actor.id, "label": actor.label, "role": actor.role},
+        )
+        audit_record(
+            tenant_id=tenant.pk,
+            actor=actor,
+            verb="network.import",
+            target=job,
+            after={"network": key, "lines": lines, "file": filename[:200]},
+        )
+        from memory.tasks import import_network
+
+        transaction.on_commit(lambda: import_network.delay(tenant.pk, job.pk))
+    return job
+
+
+class _Importer:
+    def __init__(self, job: ImportJob, tenant: Tenant) -> None:
+        self.job = job
+        self.tenant = tenant
+        who = job.actor or {"kind": "system", "id": None, "label": "import", "role": None}
+        self.actor = Actor(kind=who["kind"], id=who["id"], label=who["label"], role=who["role"])
+        self.counts: dict[str, int] = {}
+        self.errors: list[dict[str, Any]] = []
+        self.error_count = 0
+        self.cues: list[dict[str, Any]] = []
+        self.edges: list[dict[str, Any]] = []
+
+    def fail(self, line: int, message: str) -> None:
+        self.error_count += 1
+        if len(self.errors) < MAX_ERRORS_KEPT:
+            self.errors.append({"line": line, "message": message})
+
+    def bump(self, name: str, n: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + n
+
+    def read(self, number: int, raw: str) -> tuple[int, inputs.EngramInput] | None:
+        """One line: an engram to remember, a cue or edge to restore later, or an error."""
+        if not raw.strip():
+            return None
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            self.fail(number, f"not valid JSON ({exc.msg}, column {exc.colno})")
+            return None
+        if not isinstance(data, dict):
+            self.fail(number, "each line must be a JSON object")
+            return None
+        kind = data.get("kind", "engram" if "content" in data else None)
+        if kind == FORMAT:
+            return None
+        if kind == "cue":
+            self.cues.append(data)
+            return None
+        if kind == "edge":
+            self.edges.append(data)
+            return None
+        if kind != "engram":
+            self.fail(number, f"unknown kind {kind!r}: engram, cue or edge")
+            return None
+        fields = {k: data[k] for k in ENGRAM_FIELDS if k in data and data[k] is not None}
+        if "occurred_at" not in fields and isinstance(data.get("created_at"), str):
+            fields["occurred_at"] = data["created_at"]  # the original time is kept here
+        try:
+            return number, inputs.engram_input(0, fields)
+        except MnemoError as exc:
+            message = exc.message.replace("engrams[0].", "")
+            self.fail(number, message)
+            return None
+
+    def remember(self, batch: list[tuple[int, inputs.EngramInput]]) -> None:
+        seen: dict[str, int] = {}
+        items = []
+        for number, item in batch:
+            if item.external_id is not None:
+                if item.external_id in seen:
+                    self.fail(number, f"external_id repeats line {seen[item.external_id]}")
+                    continue
+                seen[item.external_id] = number
+            items.append(item)
+        if not items:
+            return
+        result = engrams_remember(
+            tenant=self.tenant,
+            actor=self.actor,
+            network_key=self.job.network_key,
+            items=items,
+            source="import",
+        )
+        for status in ("created", "updated", "unchanged", "reinforced", "deleted"):
+            if result.count(status):
+                self.bump(status, result.count(status))
+
+
+def import_run(*, tenant_id: int, job_id: int) -> ImportJob:
+    """Run a queued import (the Celery task calls this). Each batch commits on its own, with
+    the job's progress, so the dashboard sees the bar move and a crash loses nothing done."""
+    with rls.tenant_scope(tenant_id):
+        tenant = Tenant.objects.get(pk=tenant_id)
+        job = ImportJob.objects.get(tenant=tenant, pk=job_id)
+        if job.status in (ImportJob.Status.DONE, ImportJob.Status.FAILED):
+            return job  # a redelivered task does nothing twice
+        job.status = ImportJob.Status.RUNNING
+        job.save(update_fields=["status"])
+    importer = _Importer(job, tenant)
+    lines = job.payload.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    batch: list[tuple[int, inputs.EngramInput]] = []
+    try:
+        for number, raw in enumerate(lines, 1):
+            item = importer.read(number, raw)
+            if item is not None:
+                batch.append(item)
+            if len(batch) >= BATCH or number == len(lines):
+                with rls.tenant_scope(tenant_id):
+                    importer.remember(batch)
+                    _save_progress(job, importer, number)
+                batch = []
+        with rls.tenant_scope(tenant_id):
+            importer.bump("edges restored", _restore_graph(tenant, job.network_key, importer))
+            job.status = ImportJob.Status.DONE
+            job.message = f"{len(lines):,} lines read, {importer.error_count:,} with errors"
+            _finish(job, importer, len(lines))
+    except Exception as exc:
+        with rls.tenant_scope(tenant_id):
+            job.status = ImportJob.Status.FAILED
+            job.message = f"stopped at an unexpected error: {exc}"[:300]
+            _finish(job, importer, job.processed_lines)
+        raise
+    return job
+
+
+def _finish(job: ImportJob, importer: _Importer, processed: int) -> None:
+    job.payload = ""
+    job.finished_at = timezone.now()
+    _save_progress(job, importer, processed)
+
+
+def _save_progress(job: ImportJob, importer: _Importer, processed: int) -> None:
+    job.processed_lines = processed
+    job.counts = dict(importer.counts)
+    job.errors = importer.errors
+    job.error_count = importer.error_count
+    job.save(
+        update_fields=[
+            "processed_lines",
+            "counts",
+            "errors",
+            "error_count",
+            "status",
+            "payload",
+            "finished_at",
+            "message",
+        ]
+    )
+
+
+def _restore_graph(tenant: Tenant, network_key: str, importer: _Importer) -> int:
+    """Cue statistics and edge weights from the file, never lowering what is there."""
+    network = Network.objects.filter(tenant=tenant, key=network_key).first()
+    if network is None or not (importer.cues or importer.edges):
+        return 0
+    restored = 0
+    with transaction.atomic(), connection.cursor() as cursor:
+        cues = [
+            (
+                lemma(str(c.get("lemma") or c.get("word") or "")),
+                int(c.get("recall_count") or 0),
+                c.get("last_recalled_at"),
+            )
+            for c in importer.cues
+        ]
+        cues = [c for c in cues if c[0]]
+        if cues:
+            cursor.execute(
+                """
+                UPDATE memory_cue c SET recall_count = greatest(c.recall_count, v.n),
+                       last_recalled_at = greatest(c.last_recalled_at, v.at)
+                  FROM unnest(%s::text[], %s::int[], %s::timestamptz[]) AS v(lemma, n, at)
+                 WHERE c.tenant_id = %s AND c.network_id = %s AND c.lemma = v.lemma
+                """,
+                [
+                    [c[0] for c in cues],
+                    [c[1] for c in cues],
+                    [c[2] for c in cues],
+                    tenant.pk,
+                    network.pk,
+                ],
+            )
+        edges = []
+        for e in importer.edges:
+            try:
+                weight = float(e.get("weight", 0))
+            except (TypeError, ValueError):
+                continue
+            if 0 < weight <= 1:
+                edges.append(
+                    (
+                        lemma(str(e.get("source", ""))),
+                        lemma(str(e.get("target", ""))),
+                        str(e.get("type", "")),
+                        weight,
+                        int(e.get("count") or 1),
+                    )
+                )
+        if edges:
+            cursor.execute(
+                """
+                UPDATE memory_edge e SET weight = greatest(e.weight, v.weight),
+                       count = greatest(e.count, v.n)
+                  FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::int[])
+                       AS v(src, tgt, kind, weight, n),
+                       memory_cue s, memory_cue t
+                 WHERE s.tenant_id = %s AND s.network_id = %s AND s.lemma = v.src
+                   AND t.tenant_id = %s AND t.network_id = %s AND t.lemma = v.tgt
+                   AND e.tenant_id = %s AND e.network_id = %s AND e.source_id = s.id
+                   AND e.target_id = t.id AND e.kind = v.kind
+                """,
+                [
+                    [x[0] for x in edges],
+                    [x[1] for x in edges],
+                    [x[2] for x in edges],
+                    [x[3] for x in edges],
+                    [x[4] for x in edges],
+                    tenant.pk,
+                    network.pk,
+                    tenant.pk,
+                    network.pk,
+                    tenant.pk,
+                    network.pk,
+                ],
+            )
+            restored = cursor.rowcount
+    return restored
