@@ -260,6 +260,7 @@ def recall_activity(*, tenant: Tenant, days: int = 14) -> dict[str, Any]:
         latency = [
             {"source": source or "all", "count": count, "p50": ps[0], "p95": ps[1], "p99": ps[2]}
             for source, count, ps in cursor.fetchall()
+            if count  # ROLLUP answers one empty total row when there is nothing
         ]
     labels = [(start + timedelta(days=i)).isoformat() for i in range(days)]
     series: dict[str, list[float]] = {

@@ -49,9 +49,11 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def export_lines(*, network: Network) -> Iterator[str]:
-    """The network as JSON lines, streamed in id order (constant memory at any size)."""
-    tenant_id = network.tenant_id
+def export_lines(*, network: Network, chunk: int = 2000) -> Iterator[str]:
+    """The network as JSON lines in id order. Rows are read in keyset chunks, each in its own
+    short tenant-scoped transaction, so a response can stream a big network after the view has
+    returned, in constant memory."""
+    tenant_id, network_id = network.tenant_id, network.pk
     yield _line(
         {
             "kind": FORMAT,
@@ -60,13 +62,15 @@ def export_lines(*, network: Network) -> Iterator[str]:
             "exported_at": timezone.now().isoformat(),
         }
     )
-    engrams = (
-        Engram.objects.filter(tenant_id=tenant_id, network=network)
-        .exclude(status__in=[Engram.Status.DELETED, Engram.Status.ERASED])
-        .defer("embedding", "terms")
-        .order_by("pk")
-    )
-    for e in engrams.iterator(chunk_size=2000):
+    for e in _chunks(
+        tenant_id,
+        chunk,
+        lambda: (
+            Engram.objects.filter(tenant_id=tenant_id, network_id=network_id)
+            .exclude(status__in=[Engram.Status.DELETED, Engram.Status.ERASED])
+            .defer("embedding", "terms")
+        ),
+    ):
         yield _line(
             {
                 "kind": "engram",
@@ -84,8 +88,13 @@ def export_lines(*, network: Network) -> Iterator[str]:
                 "updated_at": _iso(e.updated_at),
             }
         )
-    cues = Cue.objects.filter(tenant_id=tenant_id, network=network).order_by("pk")
-    for c in cues.only("word", "lemma", "recall_count", "last_recalled_at").iterator(2000):
+    for c in _chunks(
+        tenant_id,
+        chunk,
+        lambda: Cue.objects.filter(tenant_id=tenant_id, network_id=network_id).only(
+            "word", "lemma", "recall_count", "last_recalled_at"
+        ),
+    ):
         yield _line(
             {
                 "kind": "cue",
@@ -95,12 +104,13 @@ def export_lines(*, network: Network) -> Iterator[str]:
                 "last_recalled_at": _iso(c.last_recalled_at),
             }
         )
-    edges = (
-        Edge.objects.filter(tenant_id=tenant_id, network=network)
-        .select_related("source", "target")
-        .order_by("pk")
-    )
-    for edge in edges.iterator(chunk_size=2000):
+    for edge in _chunks(
+        tenant_id,
+        chunk,
+        lambda: Edge.objects.filter(tenant_id=tenant_id, network_id=network_id).select_related(
+            "source", "target"
+        ),
+    ):
         yield _line(
             {
                 "kind": "edge",
@@ -112,6 +122,17 @@ def export_lines(*, network: Network) -> Iterator[str]:
                 "last_reinforced_at": _iso(edge.last_reinforced_at),
             }
         )
+
+
+def _chunks(tenant_id: int, size: int, rows: Any) -> Iterator[Any]:
+    after = 0
+    while True:
+        with rls.tenant_scope(tenant_id):
+            batch = list(rows().filter(pk__gt=after).order_by("pk")[:size])
+        yield from batch
+        if len(batch) < size:
+            return
+        after = batch[-1].pk
 
 
 def _line(data: dict[str, Any]) -> str:

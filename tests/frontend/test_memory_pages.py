@@ -1,0 +1,199 @@
+"""The memory dashboard through Django's test client: browse, detail, edit, delete, bulk,
+graph data, playground, export and import — and who may do what."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from audit.actors import Actor
+from audit.models import AuditEvent
+from memory.models import Cue, Engram, ImportJob
+from memory.services import inputs
+from memory.services.remember import engrams_remember
+from memory.services.transfer import import_run
+from tenants import rls
+from tests.factories import Cast
+from tests.frontend.test_dashboard import HTMX, logged_in
+
+pytestmark = pytest.mark.django_db
+BASE = "/t/acme/memory/default"
+
+
+def seed(cast: Cast, items: list[dict[str, Any]], network: str = "default") -> list[int]:
+    with rls.tenant_scope(cast.tenant.pk):
+        result = engrams_remember(
+            tenant=cast.tenant, actor=Actor.system("test"), network_key=network,
+            items=inputs.engram_batch(items), source="api",
+        )  # fmt: skip
+    return [o.id for o in result.outcomes]
+
+
+def engram(cast: Cast, pk: int) -> Engram:
+    with rls.tenant_scope(cast.tenant.pk):
+        return Engram.objects.get(pk=pk)
+
+
+def test_the_browser_filters_sorts_and_pages_with_a_cursor(cast: Cast) -> None:
+    items = [{"content": f"Fact number {i} about trains", "strength": i / 100} for i in range(60)]
+    items.append({"content": "Deploy by tagging the release", "type": "PATTERN"})
+    seed(cast, items)
+    client = logged_in(cast.viewer)
+    first = client.get(f"{BASE}/").content.decode()
+    assert first.count('data-engram="') == 50 and 'data-testid="load-more"' in first
+    assert "Deploy by tagging" in first  # newest first
+    patterns = client.get(f"{BASE}/?type=PATTERN").content.decode()
+    assert patterns.count('data-engram="') == 1
+    strongest = client.get(f"{BASE}/?sort=strongest&q=trains").content.decode()
+    assert strongest.index("Fact number 59 ") < strongest.index("Fact number 58 ")
+    cursor = strongest.split("cursor=")[1].split('"')[0]
+    more = client.get(f"{BASE}/?sort=strongest&q=trains&cursor={cursor}", **HTMX).content.decode()
+    assert more.count('data-engram="') == 10 and "Fact number 0 " in more
+    assert "Fact number 59 " not in more
+    bad = client.get(f"{BASE}/?since=yesterday")
+    assert bad.status_code == 200 and "a date like" in bad.content.decode()
+
+
+def test_the_detail_shows_cues_edges_embedding_and_history(cast: Cast) -> None:
+    (pk,) = seed(cast, [{"content": "Redis listens on port 6379",
+                         "schema": ["Redis", "port", "6379"]}])  # fmt: skip
+    page = logged_in(cast.viewer).get(f"{BASE}/engrams/{pk}/").content.decode()
+    assert "Redis listens on port 6379" in page and ">Redis<" in page and ">6379<" in page
+    assert "waiting for the worker" in page and "engram.create" in page
+    assert 'data-testid="edit"' not in page  # viewers read
+
+
+def test_a_member_edits_inline_and_the_change_is_in_the_history(cast: Cast) -> None:
+    (pk,) = seed(cast, [{"content": "Redis listens on 6379"}])
+    client = logged_in(cast.member)
+    form = client.get(f"{BASE}/engrams/{pk}/?edit=1", **HTMX).content.decode()
+    assert 'data-testid="engram-form"' in form
+    saved = client.post(f"{BASE}/engrams/{pk}/edit", {
+        "content": "Redis listens on 6380", "schema": "", "type": "ATOMIC",
+        "strength": "0.9", "importance": "0.5",
+    }, **HTMX)  # fmt: skip
+    html = saved.content.decode()
+    assert saved.status_code == 200 and "Redis listens on 6380" in html
+    assert "engram.update" in html and "6379" in html  # before and after in the history
+    assert engram(cast, pk).strength == pytest.approx(0.9)
+    wrong = {"content": "x", "type": "ATOMIC", "strength": "7", "importance": "0.5"}
+    bad = client.post(f"{BASE}/engrams/{pk}/edit", wrong, **HTMX)
+    assert bad.status_code == 400 and "strength" in bad.content.decode()
+    assert client.post(f"{BASE}/engrams/{pk}/delete").status_code == 403  # members do not delete
+
+
+def test_admins_delete_one_or_many_and_members_retype_many(cast: Cast) -> None:
+    ids = seed(cast, [{"content": f"Note {i}"} for i in range(3)])
+    member = logged_in(cast.member)
+    member.post(f"{BASE}/bulk", {"action": "retype", "type": "LINK", "ids": ids[:2]})
+    assert [engram(cast, i).type for i in ids] == ["LINK", "LINK", "ATOMIC"]
+    assert member.post(f"{BASE}/bulk", {"action": "delete", "ids": ids}).status_code == 403
+    admin = logged_in(cast.admin)
+    admin.post(f"{BASE}/bulk", {"action": "delete", "ids": ids[:2]})
+    admin.post(f"{BASE}/engrams/{ids[2]}/delete")
+    assert {engram(cast, i).status for i in ids} == {"deleted"}
+    with rls.tenant_scope(cast.tenant.pk):
+        verbs = ["engram.update", "engram.delete"]
+        assert AuditEvent.objects.filter(tenant=cast.tenant, verb__in=verbs).count() == 5
+
+
+def test_graph_data_is_a_bounded_neighbourhood_and_cues_list_their_memories(cast: Cast) -> None:
+    seed(cast, [{"content": f"trains {i} tickets", "schema": ["trains", f"stop{i}", "tickets"]}
+                for i in range(200)])  # fmt: skip
+    client = logged_in(cast.viewer)
+    with rls.tenant_scope(cast.tenant.pk):
+        hub = Cue.objects.get(tenant=cast.tenant, lemma="train")
+    data = client.get(f"{BASE}/graph.json?cue={hub.pk}&depth=2").json()
+    assert data["center"] == hub.pk and 1 < len(data["nodes"]) <= 150
+    assert all(0 < e["weight"] <= 1 for e in data["edges"])
+    assert {n["depth"] for n in data["nodes"]} <= {0, 1, 2}
+    page = client.get(f"{BASE}/graph/?word=trains").content.decode()
+    assert f'data-center="{hub.pk}"' in page
+    found = client.get(f"{BASE}/cues?q=trian").content.decode()  # a typo still finds it
+    assert "trains" in found
+    memories = client.get(f"{BASE}/cues/{hub.pk}/").content.decode()
+    assert memories.count("<li>") == 20
+
+
+def test_the_playground_shows_the_mind_without_counting_as_a_recall(cast: Cast) -> None:
+    (pk,) = seed(cast, [{"content": "Alice prefers window seats on trains"}])
+    client = logged_in(cast.viewer)
+    html = client.get(f"{BASE}/playground/?run=1&query=window+seat&what=recall", **HTMX)
+    text = html.content.decode()
+    assert html.status_code == 200 and "Alice prefers window seats" in text
+    assert 'id="mind-data"' in text and "activation" in text
+    mind = json.loads(
+        text.split('id="mind-data" type="application/json">')[1].split("</script>")[0]
+    )
+    assert mind["engrams"][0]["in_context"] and mind["cues"]
+    assert engram(cast, pk).recall_count == 0  # looking is not recalling
+    primed = client.get(f"{BASE}/playground/?run=1&what=prime", **HTMX).content.decode()
+    assert "Alice prefers" in primed
+
+
+def test_export_then_import_round_trips_and_reports_bad_lines(cast: Cast) -> None:
+    seed(cast, [{"content": "Trains beat planes under 500 km", "external_id": "t1",
+                 "metadata": {"by": "ops"}},
+                {"content": "Night trains save a hotel", "external_id": "t2"}])  # fmt: skip
+    client = logged_in(cast.viewer)
+    response = client.get(f"{BASE}/export.jsonl")
+    lines = [json.loads(line) for line in b"".join(response.streaming_content).splitlines()]
+    assert lines[0]["kind"] == "mnemo-network"
+    assert [line["kind"] for line in lines].count("engram") == 2
+    assert any(line["kind"] == "edge" for line in lines)
+    bad = "\n".join([json.dumps(lines[1]), "{not json", json.dumps({"content": ""}),
+                     json.dumps({"kind": "planet"}), json.dumps(lines[2])])  # fmt: skip
+    admin = logged_in(cast.admin)
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("trains.jsonl", bad.encode(), content_type="application/x-ndjson")
+    started = admin.post("/t/acme/import/", {"network": "copy", "file": upload})
+    assert started.status_code == 302
+    with rls.tenant_scope(cast.tenant.pk):
+        job = ImportJob.objects.get(tenant=cast.tenant)
+    done = import_run(tenant_id=cast.tenant.pk, job_id=job.pk)  # what the worker runs
+    assert done.status == "done" and done.counts["created"] == 2
+    assert [e["line"] for e in done.errors] == [2, 3, 4]
+    page = admin.get(f"/t/acme/import/{job.pk}/").content.decode()
+    assert 'data-line="2"' in page and "not valid JSON" in page
+    # the same file again changes nothing: external ids make it idempotent
+    with rls.tenant_scope(cast.tenant.pk):
+        again = ImportJob.objects.create(tenant=cast.tenant, network_key="copy", payload=bad,
+                                         total_lines=5, created_by="test")  # fmt: skip
+    second = import_run(tenant_id=cast.tenant.pk, job_id=again.pk)
+    assert second.counts.get("unchanged") == 2 and "created" not in second.counts
+    member = logged_in(cast.member)
+    assert member.post("/t/acme/import/", {"network": "x"}).status_code == 403
+
+
+def test_another_tenants_network_and_memories_are_404(cast: Cast) -> None:
+    (pk,) = seed(cast, [{"content": "Acme secret plan"}])
+    outsider = logged_in(cast.outsider)
+    for url in (
+        f"{BASE}/",
+        f"{BASE}/engrams/{pk}/",
+        f"{BASE}/graph/",
+        f"{BASE}/export.jsonl",
+        f"{BASE}/playground/",
+    ):
+        assert outsider.get(url).status_code == 404, url
+    # through their own workspace, the other tenant's ids do not resolve either
+    assert outsider.get(f"/t/globex/memory/default/engrams/{pk}/").status_code == 404
+    assert logged_in(cast.viewer).get("/t/acme/memory/nope/").status_code == 404
+
+
+def test_the_overview_plots_growth_and_recall_latency(cast: Cast) -> None:
+    seed(cast, [{"content": "Something worth keeping"}])
+    client = logged_in(cast.viewer)
+    with rls.tenant_scope(cast.tenant.pk):
+        from memory.services.recall import RecallOptions, network_recall
+
+        network_recall(tenant=cast.tenant, actor=Actor.system("t"), network_key="default",
+                       query="keeping", options=RecallOptions())  # fmt: skip
+    page = client.get("/t/acme/").content.decode()
+    assert 'id="chart-data"' in page and 'data-testid="latency"' in page
+    charts = json.loads(page.split('id="chart-data" type="application/json">')[1].split("</")[0])
+    assert charts["growth"]["total"][-1] == 1 and sum(charts["activity"]["recall"]) == 1
+    assert "Something worth keeping" in page
