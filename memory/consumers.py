@@ -12,6 +12,7 @@ from django.urls import path
 
 from config.errors import MnemoError
 from memory.live import group_name
+from tenants import rls
 from tenants.access import tenant_for_member
 
 
@@ -21,6 +22,7 @@ def _tenant_id(user: Any, slug: str) -> int | None:
         return None
     try:
         with transaction.atomic():  # row-level security is switched per transaction
+            rls.activate(user_id=user.pk)  # as TenantTransactionMiddleware does for pages
             tenant, _ = tenant_for_member(user=user, slug=slug)
     except MnemoError:
         return None

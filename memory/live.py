@@ -7,7 +7,9 @@ A failing layer is logged and never fails the write.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -22,7 +24,7 @@ def group_name(tenant_id: int) -> str:
 
 
 def publish(tenant_id: int, event: dict[str, Any]) -> None:
-    def send() -> None:
+    def deliver() -> None:
         try:
             layer = get_channel_layer()
             if layer is not None:
@@ -31,6 +33,18 @@ def publish(tenant_id: int, event: dict[str, Any]) -> None:
                 )
         except Exception:  # live updates are a convenience; the write has happened
             log.warning("could not publish a memory event for tenant %s", tenant_id, exc_info=True)
+
+    def send() -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # the usual case: a worker thread with no loop of its own
+            deliver()
+            return
+        # Sync code called from a thread that runs an event loop cannot block on it: hand the
+        # delivery to a short-lived thread.
+        worker = threading.Thread(target=deliver, name="memory-live", daemon=True)
+        worker.start()
+        worker.join(timeout=2)
 
     transaction.on_commit(send)
 

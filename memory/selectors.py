@@ -343,9 +343,10 @@ def cue_find(*, network: Network, q: str, limit: int = 10) -> list[Cue]:
     exact = list(Cue.objects.filter(tenant_id=network.tenant_id, network=network, lemma=key))
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT id FROM memory_cue WHERE tenant_id = %s AND network_id = %s AND lemma <> %s "
-            "ORDER BY lemma <-> %s LIMIT %s",
-            [network.tenant_id, network.pk, key, key, limit],
+            "SELECT id FROM (SELECT id, lemma <-> %s AS distance FROM memory_cue "
+            "WHERE tenant_id = %s AND network_id = %s AND lemma <> %s "
+            "ORDER BY lemma <-> %s LIMIT %s) nearest WHERE distance < 0.85",
+            [key, network.tenant_id, network.pk, key, key, limit],
         )
         ids = [row[0] for row in cursor.fetchall()]
     by_id = {c.pk: c for c in Cue.objects.filter(tenant_id=network.tenant_id, pk__in=ids)}

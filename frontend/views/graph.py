@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from config.errors import MnemoError, ValidationFailed
 from frontend.views.base import page, tenant_view
-from frontend.views.memory import network_of
+from frontend.views.memory import network_of, networks_of
 from memory import selectors
 from memory.services import inputs
 from memory.services.recall import RecallOptions, mind_as_dict, network_prime, network_recall
@@ -31,6 +31,7 @@ def graph(request: HttpRequest, network: str) -> HttpResponse:
             "network": net,
             "start": start,
             "depth": _depth(request),
+            "networks": networks_of(request),
         },
     )
 
@@ -84,7 +85,12 @@ def playground(request: HttpRequest, network: str) -> HttpResponse:
     net = network_of(request, network)
     form = {"query": "", "mode": "balanced", "k": "10", "token_budget": "1500", "what": "recall"}
     form.update({k: v for k, v in request.GET.items() if k in form})
-    context = {"network": net, "form": form, "modes": inputs.RECALL_MODES}
+    context = {
+        "network": net,
+        "form": form,
+        "modes": inputs.RECALL_MODES,
+        "networks": networks_of(request),
+    }
     if request.GET.get("run"):
         try:
             context["mind"] = _run(request, net, form)

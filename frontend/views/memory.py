@@ -35,14 +35,14 @@ def network_of(request: HttpRequest, key: str) -> Network:
     )
 
 
-def _networks(request: HttpRequest) -> list[Network]:
+def networks_of(request: HttpRequest) -> list[Network]:
     return list(selectors.networks_for_tenant(tenant=request.tenant))  # type: ignore[attr-defined]
 
 
 @tenant_view()
 def memory_home(request: HttpRequest) -> HttpResponse:
     """Straight to the busiest network's memories; an empty workspace gets directions."""
-    networks = _networks(request)
+    networks = networks_of(request)
     if networks:
         busiest = max(networks, key=lambda n: (n.engram_count, n.key == "default"))
         return redirect("memory_browse", request.tenant.slug, busiest.key)  # type: ignore[attr-defined]
@@ -89,6 +89,7 @@ def _browse(request: HttpRequest) -> Browse:
 @tenant_view()
 def memory_browse(request: HttpRequest, network: str) -> HttpResponse:
     net = network_of(request, network)
+    net = selectors.network_with_counts(tenant=request.tenant, key=net.key)  # type: ignore[attr-defined]
     error = None
     try:
         browse = _browse(request)
@@ -105,7 +106,7 @@ def memory_browse(request: HttpRequest, network: str) -> HttpResponse:
     query.pop("cursor", None)
     context = {
         "network": net,
-        "networks": _networks(request),
+        "networks": networks_of(request),
         "rows": rows,
         "next_cursor": cursor,
         "browse": browse,
@@ -178,8 +179,10 @@ def _form_changes(request: HttpRequest, engram: Engram) -> dict[str, Any]:
     if content.strip() != engram.content:
         changes["content"] = content.strip()
     schema = [w.strip() for w in post.get("schema", "").split(",") if w.strip()]
-    if schema != list(engram.schema):
-        changes["schema"] = schema
+    # The form shows the schema: kept as shown when only the content changes; an emptied field
+    # asks for it to be derived from the new content.
+    if schema != list(engram.schema) or (schema and "content" in changes):
+        changes["schema"] = schema or None
     if post.get("type", engram.type) != engram.type:
         changes["type"] = post["type"]
     for name in ("strength", "importance"):
@@ -306,7 +309,7 @@ def memory_import(request: HttpRequest) -> HttpResponse:
         {
             "jobs": selectors.import_jobs(tenant=tenant),
             "error": error,
-            "networks": _networks(request),
+            "networks": networks_of(request),
             "can_import": can(request, Capability.MEMORY_IMPORT),
             "network": request.POST.get("network") or request.GET.get("network", "default"),
         },

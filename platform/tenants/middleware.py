@@ -17,7 +17,8 @@ class TenantTransactionMiddleware:
     this transaction; until then the request sees no tenant-owned row at all. An unhandled error
     (a 5xx response) rolls everything back. A 4xx is a deliberate answer: the service that refused
     has already rolled back its own savepoint, and bookkeeping such as a key's last use stays.
-    Streaming bodies run after the commit, outside RLS: tenant views must not stream from the ORM.
+    Streaming bodies run after the commit, outside RLS: a tenant view that streams from the ORM
+    opens ``rls.tenant_scope`` per chunk itself (as the memory export does).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

@@ -135,6 +135,7 @@
       ] }, options: { animation: false, maintainAspectRatio: false, scales: {
         x: { ticks: { maxTicksLimit: 8 } }, y: { beginAtZero: true, position: "left" },
         total: { beginAtZero: true, position: "right", grid: { drawOnChartArea: false } } } } });
+      growth.setAttribute("data-drawn", "1");
     }
     var activity = document.querySelector("[data-chart=activity]");
     if (activity) {
@@ -146,9 +147,11 @@
       ] }, options: { animation: false, maintainAspectRatio: false, scales: {
         x: { stacked: true, ticks: { maxTicksLimit: 8 } }, y: { stacked: true, beginAtZero: true },
         ms: { beginAtZero: true, position: "right", grid: { drawOnChartArea: false } } } } });
+      activity.setAttribute("data-drawn", "1");
     }
   }
-  drawCharts();
+  // Chart.js is a deferred script after this one: draw once every deferred script has run.
+  document.addEventListener("DOMContentLoaded", drawCharts);
 
   // Live updates: the tenant's memory events over a websocket.
   function liveItem(engram, network, slug) {

@@ -22,6 +22,12 @@
     ];
   }
 
+  // Fit the drawing, but never blow a small graph up past readable size.
+  function settle(cy) {
+    cy.fit(undefined, 30);
+    if (cy.zoom() > 2) { cy.zoom(2); cy.center(); }
+  }
+
   function nodeSize(count) { return 14 + Math.min(34, 6 * Math.log(1 + (count || 0))); }
 
   // --- the graph page ---------------------------------------------------------------------
@@ -52,6 +58,7 @@
         });
         cy.layout({ name: "concentric", concentric: function (node) { return 10 - node.data("depth"); },
           levelWidth: function () { return 1; }, minNodeSpacing: 18, animate: false }).run();
+        settle(cy);
         box.setAttribute("data-nodes", String(cy.nodes().length));
         box.setAttribute("data-edges", String(cy.edges().length));
         box.removeAttribute("data-loading");
@@ -113,6 +120,7 @@
     });
     cy.layout({ name: "concentric", concentric: function (node) { return 10 - node.data("depth"); },
       levelWidth: function () { return 1; }, minNodeSpacing: 16, animate: false }).run();
+    settle(cy);
     holder.setAttribute("data-nodes", String(cy.nodes().length));
     holder.setAttribute("data-highlighted", String(cy.nodes(".hit").length));
     window.mnemoMind = cy;
