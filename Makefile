@@ -13,8 +13,9 @@ ASSETS_STAMP := frontend/static/vendor/.installed
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
 QUALITY_ARGS ?=
+DASHBOARD_ARGS ?=
 
-.PHONY: help install run test lint fmt bench bench-quality browser clean
+.PHONY: help install run test lint fmt bench bench-quality bench-dashboard browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
@@ -22,6 +23,7 @@ help:
 	@echo "make lint   ruff + mypy"
 	@echo "make bench  recall/remember speed at 10k and 100k engrams vs baselines"
 	@echo "make bench-quality  LongMemEval_S retrieval: Mnemo vs BM25 vs dense"
+	@echo "make bench-dashboard  memory browser, graph, playground at 100k engrams"
 
 $(PY):
 	@if [ -z "$(PYTHON312)" ]; then echo "Python 3.12 not found: install python3.12 (or pyenv install 3.12) and retry" >&2; exit 1; fi
@@ -70,3 +72,7 @@ fmt: install
 
 clean:
 	rm -rf $(VENV) frontend/node_modules frontend/static/vendor var/test
+
+# The dashboard at 100k engrams: browser pages deep by cursor vs OFFSET, graph, playground.
+bench-dashboard: install
+	$(PY) -m config.embedded --profile bench -- $(PY) bench/dashboard.py $(DASHBOARD_ARGS)

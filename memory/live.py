@@ -14,6 +14,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.db import transaction
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,7 @@ def publish(tenant_id: int, event: dict[str, Any]) -> None:
             log.warning("could not publish a memory event for tenant %s", tenant_id, exc_info=True)
 
     def send() -> None:
+        cache.delete(f"memory:counts:{tenant_id}")  # memory.selectors.counts_key
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # the usual case: a worker thread with no loop of its own

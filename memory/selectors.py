@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -42,6 +43,32 @@ def networks_for_tenant(*, tenant: Tenant) -> QuerySet[Network]:
         )
         .order_by("key")
     )
+
+
+COUNTS_TTL = 30
+
+
+def counts_key(tenant_id: int) -> str:
+    return f"memory:counts:{tenant_id}"
+
+
+def networks_with_cached_counts(*, tenant: Tenant) -> list[Network]:
+    """``networks_for_tenant`` for the dashboard: counting a big network's edges costs tens of
+    milliseconds, so the counts are cached until the next write (memory.live drops them) or
+    for COUNTS_TTL seconds (maintenance does not announce itself)."""
+    rows = cache.get(counts_key(tenant.pk))
+    if rows is None:
+        rows = [
+            (n.pk, n.key, n.created_at, n.engram_count, n.cue_count, n.edge_count)
+            for n in networks_for_tenant(tenant=tenant)
+        ]
+        cache.set(counts_key(tenant.pk), rows, COUNTS_TTL)
+    networks = []
+    for pk, key, created_at, engrams, cues, edges in rows:
+        network = Network(pk=pk, tenant=tenant, key=key, created_at=created_at)
+        network.engram_count, network.cue_count, network.edge_count = engrams, cues, edges  # type: ignore[attr-defined]
+        networks.append(network)
+    return networks
 
 
 def network_with_counts(*, tenant: Tenant, key: str) -> Network:
@@ -288,24 +315,30 @@ def graph_neighbourhood(
         for level in range(1, depth + 1):
             if not frontier or len(nodes) >= max_nodes:
                 break
+            # Out- and in-edges separately (each an index range; an OR of the two is a scan),
+            # the strongest per_node of each frontier cue.
             cursor.execute(
                 """
-                SELECT other FROM (
-                    SELECT CASE WHEN source_id = ANY(%s) THEN target_id ELSE source_id END
-                           AS other, weight,
-                           row_number() OVER (
-                               PARTITION BY CASE WHEN source_id = ANY(%s) THEN source_id
-                                                 ELSE target_id END
-                               ORDER BY weight DESC) AS rn
+                SELECT other, weight FROM (
+                    SELECT target_id AS other, weight, row_number() OVER (
+                               PARTITION BY source_id ORDER BY weight DESC) AS rn
                       FROM memory_edge
-                     WHERE tenant_id = %s AND network_id = %s
-                       AND (source_id = ANY(%s) OR target_id = ANY(%s))) ranked
+                     WHERE tenant_id = %s AND network_id = %s AND source_id = ANY(%s::bigint[])
+                    UNION ALL
+                    SELECT source_id AS other, weight, row_number() OVER (
+                               PARTITION BY target_id ORDER BY weight DESC) AS rn
+                      FROM memory_edge
+                     WHERE tenant_id = %s AND network_id = %s AND target_id = ANY(%s::bigint[])
+                ) ranked
                  WHERE rn <= %s ORDER BY weight DESC
                 """,
-                [frontier, frontier, network.tenant_id, network.pk, frontier, frontier, per_node],
-            )
+                # In-degree is unbounded (a hub has thousands): in-edges only for the centre;
+                # out-degree is bounded on write, so every level may follow those.
+                [network.tenant_id, network.pk, frontier, network.tenant_id, network.pk,
+                 frontier if level == 1 else [], per_node],
+            )  # fmt: skip
             new = []
-            for (other,) in cursor.fetchall():
+            for other, _ in cursor.fetchall():
                 if other not in nodes and len(nodes) < max_nodes:
                     nodes[other] = level
                     new.append(other)

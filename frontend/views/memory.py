@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
@@ -36,7 +37,19 @@ def network_of(request: HttpRequest, key: str) -> Network:
 
 
 def networks_of(request: HttpRequest) -> list[Network]:
-    return list(selectors.networks_for_tenant(tenant=request.tenant))  # type: ignore[attr-defined]
+    return selectors.networks_with_cached_counts(tenant=request.tenant)  # type: ignore[attr-defined]
+
+
+def counted(request: HttpRequest, key: str) -> Network:
+    """The network ``key`` with its (cached) counts; 404 if the tenant has none by that key."""
+    key = inputs.network_key(key)
+    for attempt in (1, 2):
+        for network in networks_of(request):
+            if network.key == key:
+                return network
+        if attempt == 1:  # perhaps created since the counts were cached
+            cache.delete(selectors.counts_key(request.tenant.pk))  # type: ignore[attr-defined]
+    return network_of(request, key)  # not there: the 404
 
 
 @tenant_view()
@@ -88,8 +101,7 @@ def _browse(request: HttpRequest) -> Browse:
 
 @tenant_view()
 def memory_browse(request: HttpRequest, network: str) -> HttpResponse:
-    net = network_of(request, network)
-    net = selectors.network_with_counts(tenant=request.tenant, key=net.key)  # type: ignore[attr-defined]
+    net = counted(request, network)
     error = None
     try:
         browse = _browse(request)
@@ -128,9 +140,9 @@ def memory_browse(request: HttpRequest, network: str) -> HttpResponse:
 @tenant_view()
 def network_counts(request: HttpRequest, network: str) -> HttpResponse:
     """The counts strip, refreshed when a live event says the network changed."""
-    net = network_of(request, network)
-    counted = selectors.network_with_counts(tenant=request.tenant, key=net.key)  # type: ignore[attr-defined]
-    return page(request, "frontend/partials/_network_counts.html", {"network": counted})
+    return page(
+        request, "frontend/partials/_network_counts.html", {"network": counted(request, network)}
+    )
 
 
 def _detail_context(request: HttpRequest, engram: Engram, **extra: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ def overview(request: HttpRequest) -> HttpResponse:
     recent = []
     if can(request, Capability.AUDIT_VIEW):
         recent = list(audit_events_for_tenant(tenant_id=tenant.pk)[:8])
-    networks = list(memory_selectors.networks_for_tenant(tenant=tenant))
+    networks = memory_selectors.networks_with_cached_counts(tenant=tenant)
     context = {
         "member_count": members_for_tenant(tenant=tenant).count(),
         "active_keys": len(keys),
