@@ -42,11 +42,11 @@ with rls.tenant_scope(t.pk):
         anchor = rows[0]
         def offset():
             return list(base.order_by("-created_at", "-id")[depth:depth + 50])
-        def keyset():
-            from django.db.models import Q
-            q = Q(created_at__lt=anchor.created_at)
-            q |= Q(created_at=anchor.created_at, pk__lt=anchor.pk)
-            return list(base.filter(q).order_by("-created_at", "-id")[:50])
+        from memory import selectors
+        cursor = selectors._cursor_of(anchor, "created_at")
+        def keyset():  # the browser's own query
+            return selectors.engrams_browse(tenant=t, network=net, browse=selectors.Browse(),
+                                            cursor=cursor)[0]
         for label, fn in (("offset", offset), ("keyset", keyset)):
             fn()
             times = []

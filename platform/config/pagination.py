@@ -6,7 +6,7 @@ import base64
 from datetime import datetime
 from typing import Any, TypeVar
 
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Model, QuerySet
 
 from config.errors import ValidationFailed
 
@@ -29,8 +29,11 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 
 def older_than[M: Model](rows: QuerySet[M], cursor: str) -> QuerySet[M]:
+    """Rows after the cursor, as a row comparison so Postgres starts the index walk there."""
     created_at, pk = decode_cursor(cursor)
-    return rows.filter(Q(created_at__lt=created_at) | Q(created_at=created_at, pk__lt=pk))
+    table = rows.model._meta.db_table
+    return rows.extra(where=[f'("{table}"."created_at", "{table}"."id") < (%s, %s)'],
+                      params=[created_at, pk])  # fmt: skip
 
 
 def parse_limit(raw: str | None, default: int = 50) -> int:
