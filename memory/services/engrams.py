@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from audit.actors import Actor
 from audit.services import audit_record
-from config.errors import Conflict, ValidationFailed
+from config.errors import Conflict, PermissionDenied, ValidationFailed
 from memory import live
 from memory.models import Engram
 from memory.services.graph import cues_upsert, edges_reinforce, engram_unlink
@@ -25,6 +25,7 @@ from memory.services.remember import (
     with_retry,
 )
 from tenants.models import Tenant
+from tenants.permissions import Capability, actor_allows
 
 EDITABLE = ("content", "schema", "type", "strength", "importance", "metadata", "occurred_at")
 
@@ -121,6 +122,9 @@ def engrams_bulk(
         raise ValidationFailed.field("type", f"one of {', '.join(Engram.Type.values)}")
     if action not in ("delete", "retype"):
         raise ValidationFailed.field("action", "delete or retype")
+    needed = Capability.MEMORY_DELETE if action == "delete" else Capability.MEMORY_EDIT
+    if not actor_allows(actor, needed):
+        raise PermissionDenied("Your role cannot do this to memories here.")
     changed = 0
     with transaction.atomic():
         for engram in sorted(engrams, key=lambda e: e.pk):  # one lock order for every caller

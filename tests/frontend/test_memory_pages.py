@@ -197,3 +197,20 @@ def test_the_overview_plots_growth_and_recall_latency(cast: Cast) -> None:
     charts = json.loads(page.split('id="chart-data" type="application/json">')[1].split("</")[0])
     assert charts["growth"]["total"][-1] == 1 and sum(charts["activity"]["recall"]) == 1
     assert "Something worth keeping" in page
+
+
+def test_bulk_deletion_is_refused_by_the_service_itself_below_admin(cast: Cast) -> None:
+    from config.errors import PermissionDenied
+    from memory.services.engrams import engrams_bulk
+
+    ids = seed(cast, [{"content": "Keep me"}])
+    with rls.tenant_scope(cast.tenant.pk):
+        rows = list(Engram.objects.filter(pk__in=ids))
+        member = Actor.for_user(cast.member, role="member")
+        with pytest.raises(PermissionDenied):
+            engrams_bulk(tenant=cast.tenant, actor=member, engrams=rows, action="delete")
+        viewer = Actor.for_user(cast.viewer, role="viewer")
+        with pytest.raises(PermissionDenied):
+            engrams_bulk(tenant=cast.tenant, actor=viewer, engrams=rows, action="retype",
+                         type="LINK")  # fmt: skip
+    assert engram(cast, ids[0]).status == "active"
