@@ -36,7 +36,10 @@ def publish(tenant_id: int, event: dict[str, Any]) -> None:
             log.warning("could not publish a memory event for tenant %s", tenant_id, exc_info=True)
 
     def send() -> None:
-        cache.delete(f"memory:counts:{tenant_id}")  # memory.selectors.counts_key
+        try:
+            cache.delete(f"memory:counts:{tenant_id}")  # memory.selectors.counts_key
+        except Exception:  # stale counts for 30 s beat failing a committed write
+            log.warning("could not drop cached counts for tenant %s", tenant_id, exc_info=True)
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # the usual case: a worker thread with no loop of its own
@@ -48,7 +51,7 @@ def publish(tenant_id: int, event: dict[str, Any]) -> None:
         worker.start()
         worker.join(timeout=2)
 
-    transaction.on_commit(send)
+    transaction.on_commit(send, robust=True)
 
 
 def engram_summary(engram: Any) -> dict[str, Any]:

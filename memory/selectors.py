@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
@@ -144,6 +144,10 @@ class Browse:
     sort: str = "newest"
 
 
+def _midnight(day: date) -> datetime:
+    return datetime.combine(day, datetime.min.time(), tzinfo=UTC)
+
+
 def _cursor_of(engram: Engram, column: str) -> str:
     value = getattr(engram, column)
     raw = json.dumps([value.isoformat() if isinstance(value, datetime) else value, engram.pk])
@@ -155,7 +159,7 @@ def _after(rows: QuerySet[Engram], cursor: str, column: str, descending: bool) -
         value, pk = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         value = datetime.fromisoformat(value) if column == "created_at" else float(value)
         pk = int(pk)
-    except (ValueError, TypeError, UnicodeDecodeError) as exc:
+    except (ValueError, TypeError, UnicodeDecodeError, OverflowError) as exc:
         raise ValidationFailed.field("cursor", "not a cursor of this list") from exc
     # A row comparison, not "a < x OR (a = x AND id < y)": Postgres walks the index from the
     # cursor for the former and filters from the start for the latter (measured: 13 ms vs 2 ms
@@ -177,10 +181,11 @@ def engrams_browse(
         rows = rows.filter(type=browse.type)
     if browse.source:
         rows = rows.filter(source=browse.source)
+    # Bounds on created_at itself (a ::date cast would hide the column from the index).
     if browse.since:
-        rows = rows.filter(created_at__date__gte=browse.since)
+        rows = rows.filter(created_at__gte=_midnight(browse.since))
     if browse.until:
-        rows = rows.filter(created_at__date__lte=browse.until)
+        rows = rows.filter(created_at__lt=_midnight(browse.until + timedelta(days=1)))
     if browse.min_strength is not None:
         rows = rows.filter(strength__gte=browse.min_strength)
     if browse.q and browse.semantic:
@@ -301,6 +306,8 @@ def recall_activity(*, tenant: Tenant, days: int = 14) -> dict[str, Any]:
     }
     for day, kind, count, p95 in rows:
         index = (day - start).days
+        if not 0 <= index < days:  # a clock ahead of ours
+            continue
         series[kind][index] = count
         if kind == "recall":
             series["p95"][index] = round(p95, 1)

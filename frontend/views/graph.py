@@ -4,6 +4,8 @@ cues on the graph, ranked memories with their score parts and why, the packed co
 
 from __future__ import annotations
 
+import re
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from config.errors import MnemoError, ValidationFailed
@@ -18,7 +20,7 @@ from memory.services.recall import RecallOptions, mind_as_dict, network_prime, n
 def graph(request: HttpRequest, network: str) -> HttpResponse:
     net = network_of(request, network)
     start = None
-    if request.GET.get("cue", "").isdigit():
+    if _is_id(request.GET.get("cue", "")):
         start = selectors.cue_get(network=net, id=int(request.GET["cue"]))
     elif request.GET.get("word"):
         found = selectors.cue_find(network=net, q=request.GET["word"], limit=1)
@@ -36,6 +38,10 @@ def graph(request: HttpRequest, network: str) -> HttpResponse:
     )
 
 
+def _is_id(raw: str) -> bool:
+    return re.fullmatch(r"[0-9]{1,18}", raw) is not None  # not str.isdigit: "²" is a digit
+
+
 def _depth(request: HttpRequest) -> int:
     raw = request.GET.get("depth", "2")
     return int(raw) if raw in ("1", "2", "3", "4") else 2
@@ -46,7 +52,7 @@ def graph_data(request: HttpRequest, network: str) -> JsonResponse:
     """Nodes and edges around ``cue`` up to ``depth`` hops, at most 150 nodes."""
     net = network_of(request, network)
     raw = request.GET.get("cue", "")
-    if not raw.isdigit():
+    if not _is_id(raw):
         return JsonResponse(
             {"error": {"code": "validation_error", "message": "cue: an id"}}, status=400
         )

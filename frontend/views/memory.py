@@ -4,9 +4,13 @@ on many at once; export a network and import one with a progress bar."""
 
 from __future__ import annotations
 
+import itertools
+import re
+from collections.abc import AsyncIterator, Iterator
 from datetime import date
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -187,9 +191,10 @@ def engram_detail(request: HttpRequest, network: str, engram_id: int) -> HttpRes
 def _form_changes(request: HttpRequest, engram: Engram) -> dict[str, Any]:
     post = request.POST
     changes: dict[str, Any] = {}
-    content = post.get("content", "")
-    if content.strip() != engram.content:
-        changes["content"] = content.strip()
+    # Browsers send textarea line breaks as CRLF: compare like with like.
+    content = post.get("content", "").replace("\r\n", "\n").strip()
+    if content != engram.content.replace("\r\n", "\n"):
+        changes["content"] = content
     schema = [w.strip() for w in post.get("schema", "").split(",") if w.strip()]
     # The form shows the schema: kept as shown when only the content changes; an emptied field
     # asks for it to be derived from the new content.
@@ -259,7 +264,7 @@ def engrams_bulk_action(request: HttpRequest, network: str) -> HttpResponse:
     action = request.POST.get("action", "")
     if action == "delete" and not can(request, Capability.MEMORY_DELETE):
         raise PermissionDenied("Only admins delete memories.")
-    ids = [int(i) for i in request.POST.getlist("ids") if i.isdigit()][:1000]
+    ids = [int(i) for i in request.POST.getlist("ids") if re.fullmatch(r"[0-9]{1,18}", i)][:1000]
     engrams = list(Engram.objects.filter(tenant=request.tenant, network=net, pk__in=ids))  # type: ignore[attr-defined]
     if not engrams:
         messages.error(request, "Select at least one memory first.")
@@ -283,12 +288,20 @@ def engrams_bulk_action(request: HttpRequest, network: str) -> HttpResponse:
     return redirect("memory_browse", request.tenant.slug, net.key)  # type: ignore[attr-defined]
 
 
+async def _streamed(lines: Iterator[str], chunk: int = 2000) -> AsyncIterator[str]:
+    """Under ASGI Django reads a sync iterator whole before sending a byte; an async one is
+    sent as it comes: pull the (tenant-scoped, chunked) lines a few thousand at a time."""
+    pull = sync_to_async(lambda: "".join(itertools.islice(lines, chunk)))
+    while part := await pull():
+        yield part
+
+
 @tenant_view()
 def network_export(request: HttpRequest, network: str) -> HttpResponse:
     net = network_of(request, network)
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in net.key)
     response = StreamingHttpResponse(
-        export_lines(network=net), content_type="application/x-ndjson; charset=utf-8"
+        _streamed(export_lines(network=net)), content_type="application/x-ndjson; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="mnemo-{safe}.jsonl"'
     return response

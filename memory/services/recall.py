@@ -71,7 +71,8 @@ def network_recall(
     query = (query or "").strip() or None
     lemma_df: dict[str, int] = {}
     seeds = _seeds(network, query, options, lemma_df) if query else _hub_seeds(network, now)
-    for cue_id, energy in _take_prime(network, actor).items():
+    carried = _take_prime(network, actor) if options.record else {}  # looking leaves it
+    for cue_id, energy in carried.items():
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
     _run(network, mind, seeds, query, options, now, lemma_df)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection, transaction
@@ -180,6 +180,30 @@ def import_start(
     return job
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number Postgres can store")
+
+
+MAX_INT = 2**31 - 1
+
+
+def _count(raw: object, default: int) -> int:
+    try:
+        return max(0, min(MAX_INT, int(raw)))  # type: ignore[call-overload]
+    except (TypeError, ValueError, OverflowError):
+        return default
+
+
+def _when(raw: object) -> datetime | None:
+    if not isinstance(raw, str):
+        return None
+    try:
+        value = datetime.fromisoformat(raw)
+    except ValueError:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
 class _Importer:
     def __init__(self, job: ImportJob, tenant: Tenant) -> None:
         self.job = job
@@ -205,9 +229,12 @@ class _Importer:
         if not raw.strip():
             return None
         try:
-            data = json.loads(raw)
-        except ValueError as exc:
+            data = json.loads(raw, parse_constant=_no_constant)
+        except json.JSONDecodeError as exc:
             self.fail(number, f"not valid JSON ({exc.msg}, column {exc.colno})")
+            return None
+        except ValueError as exc:  # NaN / Infinity, which JSON allows and jsonb does not
+            self.fail(number, str(exc))
             return None
         if not isinstance(data, dict):
             self.fail(number, "each line must be a JSON object")
@@ -263,18 +290,31 @@ def import_run(*, tenant_id: int, job_id: int) -> ImportJob:
     the job's progress, so the dashboard sees the bar move and a crash loses nothing done."""
     with rls.tenant_scope(tenant_id):
         tenant = Tenant.objects.get(pk=tenant_id)
-        job = ImportJob.objects.get(tenant=tenant, pk=job_id)
+        job = ImportJob.objects.select_for_update().get(tenant=tenant, pk=job_id)
         if job.status in (ImportJob.Status.DONE, ImportJob.Status.FAILED):
             return job  # a redelivered task does nothing twice
         job.status = ImportJob.Status.RUNNING
         job.save(update_fields=["status"])
     importer = _Importer(job, tenant)
+    # A redelivery after a crash resumes: every batch committed with its progress, so lines up
+    # to processed_lines are in (cue and edge lines are read again; they apply at the end).
+    resume = job.processed_lines
+    if resume:
+        importer.counts = dict(job.counts)
+        importer.errors = list(job.errors)
+        importer.error_count = job.error_count
     lines = job.payload.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     batch: list[tuple[int, inputs.EngramInput]] = []
     try:
         for number, raw in enumerate(lines, 1):
+            if number <= resume:
+                if '"cue"' in raw or '"edge"' in raw:  # its errors were counted the first time
+                    kept = (list(importer.errors), importer.error_count)
+                    importer.read(number, raw)
+                    importer.errors, importer.error_count = kept
+                continue
             item = importer.read(number, raw)
             if item is not None:
                 batch.append(item)
@@ -301,6 +341,7 @@ def _finish(job: ImportJob, importer: _Importer, processed: int) -> None:
     job.payload = ""
     job.finished_at = timezone.now()
     _save_progress(job, importer, processed)
+    job.save(update_fields=["payload"])  # the upload is written once, and dropped once
 
 
 def _save_progress(job: ImportJob, importer: _Importer, processed: int) -> None:
@@ -315,7 +356,6 @@ def _save_progress(job: ImportJob, importer: _Importer, processed: int) -> None:
             "errors",
             "error_count",
             "status",
-            "payload",
             "finished_at",
             "message",
         ]
@@ -332,8 +372,8 @@ def _restore_graph(tenant: Tenant, network_key: str, importer: _Importer) -> int
         cues = [
             (
                 lemma(str(c.get("lemma") or c.get("word") or "")),
-                int(c.get("recall_count") or 0),
-                c.get("last_recalled_at"),
+                _count(c.get("recall_count"), 0),
+                _when(c.get("last_recalled_at")),
             )
             for c in importer.cues
         ]
@@ -367,7 +407,7 @@ def _restore_graph(tenant: Tenant, network_key: str, importer: _Importer) -> int
                         lemma(str(e.get("target", ""))),
                         str(e.get("type", "")),
                         weight,
-                        int(e.get("count") or 1),
+                        _count(e.get("count"), 1),
                     )
                 )
         if edges:

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 
 from audit.actors import Actor
 from audit.models import AuditEvent
@@ -139,7 +140,12 @@ def test_export_then_import_round_trips_and_reports_bad_lines(cast: Cast) -> Non
                 {"content": "Night trains save a hotel", "external_id": "t2"}])  # fmt: skip
     client = logged_in(cast.viewer)
     response = client.get(f"{BASE}/export.jsonl")
-    lines = [json.loads(line) for line in b"".join(response.streaming_content).splitlines()]
+    assert response.is_async  # an async body streams under ASGI; a sync one is read whole first
+
+    async def collect() -> bytes:
+        return b"".join([part async for part in response.streaming_content])
+
+    lines = [json.loads(line) for line in async_to_sync(collect)().splitlines()]
     assert lines[0]["kind"] == "mnemo-network"
     assert [line["kind"] for line in lines].count("engram") == 2
     assert any(line["kind"] == "edge" for line in lines)
@@ -214,3 +220,49 @@ def test_bulk_deletion_is_refused_by_the_service_itself_below_admin(cast: Cast) 
             engrams_bulk(tenant=cast.tenant, actor=viewer, engrams=rows, action="retype",
                          type="LINK")  # fmt: skip
     assert engram(cast, ids[0]).status == "active"
+
+
+def test_import_survives_bad_numbers_in_any_kind_of_line(cast: Cast) -> None:
+    lines = "\n".join([
+        '{"content": "Fine line", "external_id": "a"}',
+        '{"content": "NaN inside", "metadata": {"x": NaN}}',
+        '{"kind": "cue", "word": "fine", "recall_count": "many", "last_recalled_at": "soon"}',
+        '{"kind": "edge", "source": "fine", "target": "line", "type": "sequence", '
+        '"weight": 1e999, "count": 1e999}',
+    ])  # fmt: skip
+    with rls.tenant_scope(cast.tenant.pk):
+        job = ImportJob.objects.create(tenant=cast.tenant, network_key="default", payload=lines,
+                                       total_lines=4, created_by="test")  # fmt: skip
+    done = import_run(tenant_id=cast.tenant.pk, job_id=job.pk)
+    assert done.status == "done" and done.counts["created"] == 1
+    assert [e["line"] for e in done.errors] == [2]
+    with rls.tenant_scope(cast.tenant.pk):
+        assert ImportJob.objects.get(pk=job.pk).payload == ""
+
+
+def test_a_redelivered_import_resumes_after_the_committed_lines(cast: Cast) -> None:
+    lines = "\n".join(json.dumps({"content": f"Line {i}"}) for i in range(1, 5))
+    with rls.tenant_scope(cast.tenant.pk):
+        job = ImportJob.objects.create(
+            tenant=cast.tenant, network_key="default", payload=lines, total_lines=4,
+            created_by="test", status="running", processed_lines=2, counts={"created": 2},
+        )  # fmt: skip
+    done = import_run(tenant_id=cast.tenant.pk, job_id=job.pk)
+    assert done.counts["created"] == 4  # lines 3 and 4 only; 1 and 2 were in before the crash
+    with rls.tenant_scope(cast.tenant.pk):
+        assert not Engram.objects.filter(tenant=cast.tenant, content="Line 1").exists()
+
+
+def test_odd_input_is_a_clear_answer_not_a_server_error(cast: Cast) -> None:
+    import base64
+
+    seed(cast, [{"content": "Something"}])
+    client = logged_in(cast.viewer)
+    huge = base64.urlsafe_b64encode(b"[0.5, 1e999]").decode().rstrip("=")
+    page = client.get(f"{BASE}/?sort=strongest&cursor={huge}", **HTMX)
+    assert page.status_code == 200
+    assert client.get(f"{BASE}/graph.json?cue=%C2%B2").status_code == 400  # "²" is no id
+    assert client.get(f"{BASE}/graph/?cue=%C2%B2").status_code == 200
+    today = client.get(f"{BASE}/?since=2020-01-01&until=2999-12-31").content.decode()
+    assert "Something" in today
+    assert "Something" not in client.get(f"{BASE}/?until=2020-01-01").content.decode()
