@@ -3,6 +3,7 @@ logged-in member (anyone else is refused before the socket opens)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -29,6 +30,9 @@ def _tenant_id(user: Any, slug: str) -> int | None:
     return int(tenant.pk)
 
 
+MAX_AGE_SECONDS = 300
+
+
 class MemoryEvents(AsyncJsonWebsocketConsumer):
     group: str | None = None
 
@@ -41,8 +45,16 @@ class MemoryEvents(AsyncJsonWebsocketConsumer):
         self.group = group_name(tenant_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # Membership is checked when the socket opens; closing it after a while makes the page
+        # reconnect and be checked again, so a removed member stops hearing within MAX_AGE.
+        self.expiry = asyncio.get_running_loop().call_later(
+            MAX_AGE_SECONDS, lambda: asyncio.ensure_future(self.close(code=4000))
+        )
 
     async def disconnect(self, code: int) -> None:
+        expiry = getattr(self, "expiry", None)
+        if expiry is not None:
+            expiry.cancel()
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

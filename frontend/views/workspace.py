@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
 from audit.selectors import audit_events_for_tenant
@@ -31,13 +32,27 @@ def overview(request: HttpRequest) -> HttpResponse:
         "networks": networks,
         "engram_total": sum(n.engram_count for n in networks),
         "recent_engrams": memory_selectors.recent_engrams(tenant=tenant, networks=networks),
-        "charts": {
-            "growth": memory_selectors.growth_by_day(tenant=tenant),
-            "activity": memory_selectors.recall_activity(tenant=tenant),
-        },
+        "charts": _charts(tenant),
     }
     context["latency"] = context["charts"]["activity"].pop("latency")
     return page(request, "frontend/overview.html", context)
+
+
+CHARTS_TTL = 60
+
+
+def _charts(tenant: Tenant) -> dict[str, object]:
+    """The overview's plots and percentiles: day-level aggregates over weeks of events, so a
+    minute-old copy is as good and spares a scan per page view."""
+    key = f"memory:charts:{tenant.pk}"
+    charts = cache.get(key)
+    if charts is None:
+        charts = {
+            "growth": memory_selectors.growth_by_day(tenant=tenant),
+            "activity": memory_selectors.recall_activity(tenant=tenant),
+        }
+        cache.set(key, charts, CHARTS_TTL)
+    return dict(charts, activity=dict(charts["activity"]))
 
 
 KEY_PLACEHOLDER = "YOUR_MNEMO_API_KEY"
