@@ -67,7 +67,6 @@ class Validation:
     document: Document
     errors: list[DpmlError]  # parse errors, then resolution errors (warnings included)
     preview: str
-    loads: int = 0
 
     @property
     def ok(self) -> bool:
@@ -100,7 +99,7 @@ def dpml_validate(
         preview = render_role(document, resolution, title=title or "Role")
     else:
         preview = render_resource(document, resolution, kind=kind, name=name)
-    return Validation(document=document, errors=errors, preview=preview, loads=resolution.loads)
+    return Validation(document=document, errors=errors, preview=preview)
 
 
 def _generation(tenant: Tenant) -> int:

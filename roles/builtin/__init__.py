@@ -35,10 +35,6 @@ class BuiltinResource:
     source: str
     document: Document
 
-    @property
-    def description(self) -> str:
-        return ""
-
 
 @dataclass(frozen=True)
 class Registry:
