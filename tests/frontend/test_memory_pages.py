@@ -187,6 +187,12 @@ def test_another_tenants_network_and_memories_are_404(cast: Cast) -> None:
         assert outsider.get(url).status_code == 404, url
     # through their own workspace, the other tenant's ids do not resolve either
     assert outsider.get(f"/t/globex/memory/default/engrams/{pk}/").status_code == 404
+    with rls.tenant_scope(cast.tenant.pk):
+        job = ImportJob.objects.create(tenant=cast.tenant, network_key="default",
+                                       created_by="test")  # fmt: skip
+    assert outsider.get(f"/t/acme/import/{job.pk}/").status_code == 404
+    assert outsider.get(f"/t/globex/import/{job.pk}/").status_code == 404
+    assert logged_in(cast.viewer).get(f"/t/acme/import/{job.pk}/").status_code == 200
     assert logged_in(cast.viewer).get("/t/acme/memory/nope/").status_code == 404
 
 
