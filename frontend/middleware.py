@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-from config.errors import MnemoError, NotFound, PermissionDenied
+from base.errors import MnemoError, NotFound, PermissionDenied
 from frontend.views import errors
 
 

@@ -11,7 +11,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
 from django.urls import path
 
-from config.errors import MnemoError
+from base.errors import MnemoError
 from memory.live import group_name
 from tenants import rls
 from tenants.access import tenant_for_member

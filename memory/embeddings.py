@@ -117,3 +117,13 @@ def embed_query(text: str, scope: int = 0) -> tuple[float, ...]:
     """A query's embedding, cached per ``scope`` (the tenant): agents repeat themselves, and a
     shared cache would let one tenant time whether another asked the same thing."""
     return tuple(embedder().embed([text])[0])
+
+
+def query_vector(query: str, tenant_id: int) -> str | None:
+    """The query's embedding as a pgvector literal, or None when no embedder answers (the
+    embedder is optional for recall and search: text and graph still work)."""
+    try:
+        vector = embed_query(query, tenant_id)
+    except Exception:
+        return None
+    return "[" + ",".join(f"{x:.6g}" for x in vector) + "]"

@@ -15,8 +15,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from config.errors import NotFound, ValidationFailed
+from base.errors import NotFound, ValidationFailed
 from memory.core.text import lemma
+from memory.embeddings import query_vector
 from memory.models import Cue, Edge, Engram, EngramCue, ImportJob, Network
 from tenants.models import Tenant
 
@@ -189,8 +190,6 @@ def engrams_browse(
     if browse.min_strength is not None:
         rows = rows.filter(strength__gte=browse.min_strength)
     if browse.q and browse.semantic:
-        from memory.services.recall import query_vector
-
         vector = query_vector(browse.q, tenant.pk)
         if vector is None:
             return [], None

@@ -6,7 +6,12 @@ import logging
 
 from celery import shared_task
 
+from memory.models import Network
+from memory.services import maintenance
+from memory.services.embedding import embed_missing
+from memory.services.transfer import import_run
 from tenants import rls
+from tenants.models import Tenant
 
 log = logging.getLogger(__name__)
 
@@ -18,8 +23,6 @@ log = logging.getLogger(__name__)
 def embed_engrams(self: object, tenant_id: int, network_id: int, engram_ids: list[int]) -> int:
     """Embed these engrams (and the network's cues that have no vector yet). Re-running only
     fills what is still missing, so retries and duplicate deliveries are harmless."""
-    from memory.services.embedding import embed_missing
-
     # embed_missing opens a short tenant-scoped transaction per chunk: no lock is held while
     # the model runs.
     return embed_missing(tenant_id=tenant_id, network_id=network_id, engram_ids=engram_ids)
@@ -27,10 +30,6 @@ def embed_engrams(self: object, tenant_id: int, network_id: int, engram_ids: lis
 
 def _each_network(work: str) -> dict[str, int]:
     """Run a maintenance service on every network of every tenant, each in its own scope."""
-    from memory.models import Network
-    from memory.services import maintenance
-    from tenants.models import Tenant
-
     totals: dict[str, int] = {}
     for tenant_id in Tenant.objects.values_list("pk", flat=True):
         with rls.tenant_scope(tenant_id):
@@ -67,6 +66,4 @@ def prune_recall_events() -> dict[str, int]:
 @shared_task(acks_late=True)
 def import_network(tenant_id: int, job_id: int) -> int:
     """Import a network file in batches (memory.services.transfer); a redelivery is a no-op."""
-    from memory.services.transfer import import_run
-
     return import_run(tenant_id=tenant_id, job_id=job_id).processed_lines

@@ -14,7 +14,7 @@ from typing import Literal
 
 from django.db.models import QuerySet
 
-from config.errors import NotFound
+from base.errors import NotFound
 from roles.builtin import registry
 from roles.dpml import Document
 from roles.dpml.resolve import Key, Loader

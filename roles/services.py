@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from audit.actors import Actor
 from audit.services import audit_record
-from config.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from base.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from memory.core.mind import Mind
 from memory.services.recall import network_prime
 from roles import selectors

@@ -72,7 +72,7 @@ def django_db_setup(
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> None:
     """Rate-limit and login-failure counters never carry over from one test to the next."""
-    from config.redis_client import client
+    from base.redis_client import client
 
     redis = client()
     stale = list(redis.scan_iter(f"mnemo:{settings.PROFILE}:rl:*"))

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
-from config.errors import MnemoError
+from base.errors import MnemoError
 from frontend.forms import LoginForm, SignupForm, WorkspaceForm
 from tenants import services
 from tenants.access import invitation_for_token

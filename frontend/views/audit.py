@@ -10,8 +10,8 @@ from audit.selectors import (
     audit_events_for_tenant,
     audit_verbs_for_tenant,
 )
-from config.errors import ValidationFailed
-from config.pagination import page_of
+from base.errors import ValidationFailed
+from base.pagination import page_of
 from frontend.forms import AuditFilterForm
 from frontend.views.base import page, tenant_view
 from tenants.permissions import Capability

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from audit.actors import Actor
-from config.errors import MnemoError, PermissionDenied
+from base.errors import MnemoError, PermissionDenied
 from tenants.access import tenant_for_member
 from tenants.permissions import Capability, role_allows
 

@@ -8,7 +8,7 @@ import re
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from config.errors import MnemoError, ValidationFailed
+from base.errors import MnemoError, ValidationFailed
 from frontend.views.base import page, tenant_view
 from frontend.views.memory import network_of, networks_of
 from memory import selectors

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from config.errors import MnemoError
+from base.errors import MnemoError
 from frontend.forms import ApiKeyForm
 from frontend.views.base import can, page, report, tenant_view
 from tenants import services

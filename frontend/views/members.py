@@ -9,7 +9,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from config.errors import MnemoError
+from base.errors import MnemoError
 from frontend.forms import InviteForm, RoleForm
 from frontend.views.base import can, page, report, tenant_view
 from tenants import services

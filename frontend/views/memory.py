@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from config.errors import MnemoError, PermissionDenied, ValidationFailed
+from base.errors import MnemoError, PermissionDenied, ValidationFailed
 from frontend.views.base import can, page, report, tenant_view
 from memory import selectors
 from memory.models import Engram, ImportJob, Network

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_POST
 from markdown_it import MarkdownIt
 
-from config.errors import MnemoError, PermissionDenied
+from base.errors import MnemoError, PermissionDenied
 from frontend.views.base import can, page, report, tenant_view
 from roles import selectors, services
 from roles.dpml import DpmlError

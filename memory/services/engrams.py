@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from audit.actors import Actor
 from audit.services import audit_record
-from config.errors import Conflict, PermissionDenied, ValidationFailed
+from base.errors import Conflict, PermissionDenied, ValidationFailed
 from memory import live
 from memory.models import Engram
 from memory.services.graph import cues_upsert, edges_reinforce, engram_unlink

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
-from config.errors import ValidationFailed
+from base.errors import ValidationFailed
 from memory.models import Engram
 
 MAX_BATCH = 1000

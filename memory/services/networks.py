@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import connection
 from django.utils import timezone
 
-from config.errors import NotFound
+from base.errors import NotFound
 from memory.models import Network
 from tenants.models import Tenant
 

@@ -25,13 +25,14 @@ from django.db import connection
 from django.utils import timezone
 
 from audit.actors import Actor
-from config.redis_client import client as redis_client
+from base.redis_client import client as redis_client
 from memory.core.activation import MODES, path_to, spread
 from memory.core.hebbian import base_level_activation
 from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
 from memory.core.ranking import Candidate, rounded, score, select
 from memory.core.text import content_lemmas
+from memory.embeddings import query_vector
 from memory.models import Network, RecallEvent
 from memory.services.networks import network_find
 from tenants.models import Tenant
@@ -205,17 +206,6 @@ def _hub_seeds(network: Network, now: datetime) -> dict[int, tuple[str, float, s
     top = scored[:HUB_SEEDS]
     best = top[0][0] if top else 1.0
     return {cue_id: (word, 0.4 + 0.6 * s / best, "hub") for s, cue_id, word in top}
-
-
-def query_vector(query: str, tenant_id: int) -> str | None:
-    """The query's embedding as a pgvector literal, or None when no embedder answers."""
-    from memory.embeddings import embed_query
-
-    try:
-        vector = embed_query(query, tenant_id)
-    except Exception:  # the embedder is optional for recall: text and graph still work
-        return None
-    return "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
 
 
 # --- phase 1: channels and spreading ---------------------------------------------------------

@@ -20,6 +20,7 @@ from django.utils import timezone
 from audit.actors import Actor
 from audit.models import AuditEvent
 from audit.services import audit_record_many
+from base.background import after_commit
 from memory import live
 from memory.core.extract import extract_schema
 from memory.core.hebbian import reinforce
@@ -348,8 +349,4 @@ def _audit(
 
 
 def queue_embedding(tenant_id: int, network_id: int, ids: list[int]) -> None:
-    from memory.tasks import embed_engrams
-
-    transaction.on_commit(
-        lambda: embed_engrams.delay(tenant_id, network_id, sorted(ids)), robust=True
-    )
+    after_commit("memory.tasks.embed_engrams", tenant_id, network_id, sorted(ids))

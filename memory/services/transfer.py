@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from audit.actors import Actor
 from audit.services import audit_record
-from config.errors import MnemoError, PermissionDenied, ValidationFailed
+from base.background import after_commit
+from base.errors import MnemoError, PermissionDenied, ValidationFailed
 from memory.core.text import lemma
 from memory.models import Cue, Edge, Engram, ImportJob, Network
 from memory.services import inputs
@@ -174,9 +175,7 @@ def import_start(
             target=job,
             after={"network": key, "lines": lines, "file": filename[:200]},
         )
-        from memory.tasks import import_network
-
-        transaction.on_commit(lambda: import_network.delay(tenant.pk, job.pk))
+        after_commit("memory.tasks.import_network", tenant.pk, job.pk, robust=False)
     return job
 
 

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from tenants.models import ApiKey, User
+
+class _User(Protocol):  # tenants.models.User (audit sits below tenants: no import)
+    pk: int
+    email: str
+
+
+class _Key(Protocol):  # tenants.models.ApiKey
+    pk: int
+    name: str
+    prefix: str
+    scopes: list[str]
 
 
 @dataclass(frozen=True)
@@ -18,11 +27,11 @@ class Actor:
     scopes: tuple[str, ...] = ()  # the key's scopes, for an API key
 
     @classmethod
-    def for_user(cls, user: User, role: str | None = None) -> Actor:
+    def for_user(cls, user: _User, role: str | None = None) -> Actor:
         return cls(kind="user", id=user.pk, label=user.email, role=role)
 
     @classmethod
-    def for_key(cls, key: ApiKey) -> Actor:
+    def for_key(cls, key: _Key) -> Actor:
         return cls(
             kind="api_key",
             id=key.pk,

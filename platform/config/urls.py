@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
+from frontend.views.errors import page_not_found, permission_denied, server_error
 from gateway.rest.errors import json_error_page
 
 urlpatterns = [
@@ -20,22 +21,16 @@ def _is_api(request: HttpRequest) -> bool:
 def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
         return json_error_page(request, 404, "not_found", "no such endpoint")
-    from frontend.views.errors import page_not_found
-
     return page_not_found(request, exception)
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
         return json_error_page(request, 500, "server_error", "internal error; it has been logged")
-    from frontend.views.errors import server_error
-
     return server_error(request)
 
 
 def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
         return json_error_page(request, 403, "permission_denied", "forbidden")
-    from frontend.views.errors import permission_denied
-
     return permission_denied(request, exception)

@@ -16,7 +16,7 @@ from django.db import close_old_connections, connection
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from config.redis_client import client
+from base.redis_client import client
 
 log = logging.getLogger(__name__)
 

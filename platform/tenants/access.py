@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from config.errors import NotFound
-from config.redis_client import client as redis_client
+from base.errors import NotFound
+from base.redis_client import client as redis_client
 from tenants import ratelimit, rls, tokens
 from tenants.models import ApiKey, Invitation, Membership, Tenant, User
 from tenants.ratelimit import RateDecision

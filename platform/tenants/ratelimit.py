@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import redis
 from django.conf import settings
 
-from config.redis_client import client
+from base.redis_client import client
 from tenants.models import ApiKey
 
 log = logging.getLogger(__name__)

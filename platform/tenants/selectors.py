@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from config.errors import NotFound
+from base.errors import NotFound
 from tenants.models import ApiKey, Invitation, Membership, Tenant, User
 
 

@@ -20,7 +20,8 @@ from django.utils.text import slugify
 
 from audit.actors import Actor
 from audit.services import audit_record
-from config.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from base.background import after_commit
+from base.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from tenants import rls, tokens
 from tenants.models import ApiKey, Invitation, Membership, Tenant, User
 from tenants.permissions import (
@@ -238,12 +239,8 @@ def invitation_create(
             tenant_id=tenant.pk, actor=actor, verb="invitation.create", target=invitation,
             target_label=email, after={"email": email, "role": role},
         )  # fmt: skip
-        from tenants.tasks import send_invitation_email
-
         # robust: a broker outage must not turn a committed invitation into a 500.
-        transaction.on_commit(
-            lambda: send_invitation_email.delay(tenant.pk, invitation.pk, token), robust=True
-        )
+        after_commit("tenants.tasks.send_invitation_email", tenant.pk, invitation.pk, token)
     return invitation, token
 
 

@@ -212,7 +212,7 @@ def test_the_overview_plots_growth_and_recall_latency(cast: Cast) -> None:
 
 
 def test_bulk_deletion_is_refused_by_the_service_itself_below_admin(cast: Cast) -> None:
-    from config.errors import PermissionDenied
+    from base.errors import PermissionDenied
     from memory.services.engrams import engrams_bulk
 
     ids = seed(cast, [{"content": "Keep me"}])

@@ -18,7 +18,7 @@ def test_healthz_over_http_is_ok(live_url: str) -> None:
 def test_healthz_answers_503_without_details_when_redis_is_down(
     live_url: str, settings: Any
 ) -> None:
-    from config.redis_client import client
+    from base.redis_client import client
 
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
     client.cache_clear()

@@ -6,7 +6,7 @@ import pytest
 
 from audit.actors import Actor
 from audit.models import AuditEvent
-from config.errors import ValidationFailed
+from base.errors import ValidationFailed
 from memory.models import Cue, Edge, Engram, EngramCue, Network
 from memory.services.inputs import engram_batch
 from memory.services.remember import engrams_remember

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from audit.actors import Actor
-from config.errors import Conflict
+from base.errors import Conflict
 from tenants import rls, services
 from tenants.models import Membership
 from tests.factories import make_cast

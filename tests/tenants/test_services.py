@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from audit.actors import Actor
 from audit.models import AuditEvent
-from config.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from base.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from tenants import rls, services, tokens
 from tenants.access import apikey_authenticate, invitation_for_token
 from tenants.models import ApiKey, Membership, Tenant, User

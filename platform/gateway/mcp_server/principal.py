@@ -8,7 +8,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from audit.actors import Actor
-from config.errors import PermissionDenied
+from base.errors import PermissionDenied
 
 SCOPE_KEY = "mnemo.principal"
 

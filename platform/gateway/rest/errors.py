@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from config.errors import MnemoError
+from base.errors import MnemoError
 from gateway.rest.auth import BEARER_REALM
 
 log = logging.getLogger(__name__)

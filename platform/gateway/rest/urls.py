@@ -3,10 +3,10 @@ from __future__ import annotations
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from gateway.rest import views
+from gateway.rest import account as views
+from gateway.rest import memory as memory_api
+from gateway.rest import roles as roles_api
 from gateway.rest.errors import api_not_found
-from memory import api as memory_api
-from roles import api as roles_api
 
 urlpatterns = [
     path("tenant", views.WhoAmIView.as_view(), name="api-tenant"),

@@ -9,7 +9,7 @@ from django.db import close_old_connections
 from mcp.server.mcpserver.exceptions import ToolError
 
 from audit import context
-from config.errors import MnemoError, ValidationFailed
+from base.errors import MnemoError, ValidationFailed
 from gateway.mcp_server import sessions
 from gateway.mcp_server.principal import Principal
 from memory.services import inputs

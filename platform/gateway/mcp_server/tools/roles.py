@@ -11,7 +11,7 @@ from typing import Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 
-from config.errors import ValidationFailed
+from base.errors import ValidationFailed
 from gateway.mcp_server import sessions
 from gateway.mcp_server.principal import principal_from
 from gateway.mcp_server.tools.common import in_tenant, next_steps, state_of, tenant_of

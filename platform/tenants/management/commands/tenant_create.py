@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from audit.actors import Actor
-from config.errors import MnemoError
+from base.errors import MnemoError
 from tenants import services
 from tenants.models import User
 

@@ -13,7 +13,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.errors import Conflict, ValidationFailed
+from base.errors import Conflict, ValidationFailed
 from gateway.rest.base import TenantAPIView
 from gateway.rest.schema import with_errors
 from memory.services.recall import mind_as_dict

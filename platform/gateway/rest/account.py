@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from audit.selectors import audit_events_for_tenant
-from config.pagination import page_of, parse_limit
+from base.pagination import page_of, parse_limit
 from gateway.rest.base import TenantAPIView
 from gateway.rest.schema import with_errors
 from tenants import services

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from django.db.models import Model, QuerySet
 
-from config.errors import ValidationFailed
+from base.errors import ValidationFailed
 
 M = TypeVar("M", bound=Model)
 MAX_LIMIT = 200

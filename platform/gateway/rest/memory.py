@@ -13,11 +13,11 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.errors import ValidationFailed
-from config.pagination import page_of, parse_limit
+from base.errors import ValidationFailed
+from base.pagination import page_of, parse_limit
+from gateway.rest.account import EventOut
 from gateway.rest.base import TenantAPIView
 from gateway.rest.schema import with_errors
-from gateway.rest.views import EventOut
 from memory import selectors
 from memory.models import Engram
 from memory.services import inputs
