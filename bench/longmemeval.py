@@ -157,11 +157,11 @@ def main() -> None:
     import numpy as np
 
     from audit.actors import Actor
+    from memory.contracts import engram_items
     from memory.core.text import content_lemmas, estimate_tokens
     from memory.embeddings import embed_query
     from memory.models import Engram
     from memory.services.embedding import embed_missing
-    from memory.services.inputs import engram_batch
     from memory.services.recall import RecallOptions, network_recall
     from memory.services.remember import engrams_remember
     from tenants import rls
@@ -191,7 +191,7 @@ def main() -> None:
                 actor=actor,
                 network_key=key,
                 source="import",
-                items=engram_batch(
+                items=engram_items(
                     [
                         {
                             "content": t["content"],

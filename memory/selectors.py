@@ -75,8 +75,40 @@ def networks_with_cached_counts(*, tenant: Tenant) -> list[Network]:
 def network_with_counts(*, tenant: Tenant, key: str) -> Network:
     network = networks_for_tenant(tenant=tenant).filter(key=key).first()
     if network is None:
-        raise NotFound(f"There is no network “{key}” in this workspace.")
+        raise unknown_network(tenant=tenant, key=key)
     return network
+
+
+def network_find(*, tenant: Tenant, key: str) -> Network | None:
+    return Network.objects.filter(tenant=tenant, key=key).first()
+
+
+def network_get_for_tenant(*, tenant: Tenant, key: str) -> Network:
+    network = network_find(tenant=tenant, key=key)
+    if network is None:
+        raise unknown_network(tenant=tenant, key=key)
+    return network
+
+
+KNOWN_SHOWN = 12
+
+
+def known_networks(*, tenant: Tenant) -> str:
+    """The tenant's network keys for a message: "default, role:writer" (or "none yet")."""
+    keys = list(
+        Network.objects.filter(tenant=tenant)
+        .order_by("key")
+        .values_list("key", flat=True)[: KNOWN_SHOWN + 1]
+    )
+    more = " …" if len(keys) > KNOWN_SHOWN else ""
+    return ", ".join(keys[:KNOWN_SHOWN]) + more if keys else "none yet"
+
+
+def unknown_network(*, tenant: Tenant, key: str) -> NotFound:
+    return NotFound(
+        f"There is no network “{key}” in this workspace. Its networks: "
+        f"{known_networks(tenant=tenant)}."
+    )
 
 
 def engram_get_for_tenant(*, tenant: Tenant, id: int) -> Engram:

@@ -146,7 +146,9 @@ def role_activate(*, tenant: Tenant, actor: Actor, slug: str, source: str = "api
     errors = [e for e in problems if e.severity == "error"]
     if errors:
         raise DpmlInvalid(errors)
-    mind = network_prime(tenant=tenant, actor=actor, network_key=role.network_key, source=source)
+    mind = network_prime(
+        tenant=tenant, actor=actor, network_key=role.network_key, source=source, missing_ok=True
+    )
     return Activation(role=role, persona=persona, mind=mind, warnings=problems)
 
 

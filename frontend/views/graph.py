@@ -5,15 +5,18 @@ cues on the graph, ranked memories with their score parts and why, the packed co
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from base.contracts import validated
 from base.errors import MnemoError, ValidationFailed
 from frontend.views.base import page, tenant_view
 from frontend.views.memory import network_of, networks_of
 from memory import selectors
-from memory.services import inputs
-from memory.services.recall import RecallOptions, mind_as_dict, network_prime, network_recall
+from memory.contracts import RECALL_MODES, PrimeIn, RecallIn, present_mind
+from memory.models import Network
+from memory.services.recall import RecallOptions, network_prime, network_recall
 
 
 @tenant_view()
@@ -94,7 +97,7 @@ def playground(request: HttpRequest, network: str) -> HttpResponse:
     context = {
         "network": net,
         "form": form,
-        "modes": inputs.RECALL_MODES,
+        "modes": RECALL_MODES,
         "networks": networks_of(request),
     }
     if request.GET.get("run"):
@@ -106,33 +109,36 @@ def playground(request: HttpRequest, network: str) -> HttpResponse:
     return page(request, "frontend/playground.html", context, partial=partial)
 
 
-def _run(request: HttpRequest, net: object, form: dict[str, str]) -> dict[str, object]:
+def _run(request: HttpRequest, net: Network, form: dict[str, str]) -> dict[str, Any]:
+    """The Mind as the API would answer it (the same presenter), for the template."""
     tenant = request.tenant  # type: ignore[attr-defined]
-    try:
-        k, budget = int(form["k"]), int(form["token_budget"])
-    except ValueError as exc:
-        raise ValidationFailed("k and token budget are whole numbers.") from exc
+    actor = request.actor  # type: ignore[attr-defined]
+    fields: dict[str, Any] = {"token_budget": _whole(form["token_budget"], "token_budget")}
     if form["what"] == "prime":
-        options = inputs.recall_options(token_budget=budget)
+        primed = validated(PrimeIn, fields)
         mind = network_prime(
             tenant=tenant,
-            actor=request.actor,  # type: ignore[attr-defined]
-            network_key=net.key,  # type: ignore[attr-defined]
-            token_budget=options.get("token_budget", 600),
+            actor=actor,
+            network_key=net.key,
+            token_budget=primed.token_budget,
             source="dashboard",
             record=False,
         )
     else:
-        options = inputs.recall_options(mode=form["mode"], k=k, token_budget=budget)
+        fields |= {"query": form["query"] or None, "mode": form["mode"]}
+        request_in = validated(RecallIn, fields | {"k": _whole(form["k"], "k")})
         mind = network_recall(
             tenant=tenant,
-            actor=request.actor,  # type: ignore[attr-defined]
-            network_key=net.key,  # type: ignore[attr-defined]
-            query=inputs.recall_query(form["query"] or None),
-            options=RecallOptions(**options, record=False, source="dashboard"),
+            actor=actor,
+            network_key=net.key,
+            query=request_in.query,
+            options=RecallOptions.of(request_in, record=False, source="dashboard"),
         )
-    data = mind_as_dict(mind)
-    in_context = set(mind.context_ids)
-    for engram in data["engrams"]:
-        engram["in_context"] = engram["id"] in in_context
-    return data
+    return present_mind(mind).as_json()
+
+
+def _whole(raw: str, name: str) -> int:
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ValidationFailed.field(name, "a whole number") from exc

@@ -17,14 +17,14 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from base.contracts import validated
 from base.errors import MnemoError, PermissionDenied, ValidationFailed
 from frontend.views.base import can, page, report, tenant_view
 from memory import selectors
+from memory.contracts import EngramPatch, checked_network_key
 from memory.models import Engram, ImportJob, Network
 from memory.selectors import Browse
-from memory.services import inputs
 from memory.services.engrams import engram_delete, engram_update, engrams_bulk
-from memory.services.networks import network_get_for_tenant
 from memory.services.transfer import export_lines, import_start
 from tenants.permissions import Capability
 
@@ -34,9 +34,9 @@ SOURCES = ("api", "mcp", "dashboard", "import")
 
 def network_of(request: HttpRequest, key: str) -> Network:
     """The tenant's network ``key``: another tenant's (or none) is a 404."""
-    return network_get_for_tenant(
+    return selectors.network_get_for_tenant(
         tenant=request.tenant,  # type: ignore[attr-defined]
-        key=inputs.network_key(key),
+        key=checked_network_key(key),
     )
 
 
@@ -46,7 +46,7 @@ def networks_of(request: HttpRequest) -> list[Network]:
 
 def counted(request: HttpRequest, key: str) -> Network:
     """The network ``key`` with its (cached) counts; 404 if the tenant has none by that key."""
-    key = inputs.network_key(key)
+    key = checked_network_key(key)
     for attempt in (1, 2):
         for network in networks_of(request):
             if network.key == key:
@@ -224,7 +224,7 @@ def engram_edit(request: HttpRequest, network: str, engram_id: int) -> HttpRespo
                 tenant=request.tenant,
                 actor=request.actor,  # type: ignore[attr-defined]
                 engram=engram,
-                changes=changes,
+                patch=validated(EngramPatch, changes),
             )
             messages.success(request, "Saved; the change is in the history below.")
         else:

@@ -55,3 +55,4 @@ class Mind:
     context_ids: tuple[int, ...] = ()  # the engrams the context holds, within the budget
     suppressed: int = 0  # near-duplicates left out
     took_ms: float = 0.0
+    notice: str = ""  # said when the network holds no memories

@@ -14,10 +14,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from audit.actors import Actor
-from audit.services import audit_record
+from audit.services import audit_records
 from memory.core.hebbian import HALF_LIFE_DAYS, PRUNE_BELOW
 from memory.models import Engram, Network, RecallEvent
-from memory.services.graph import bound_out_degree, degree_subtract, engram_unlink
+from memory.services import lifecycle
+from memory.services.graph import bound_out_degree, degree_subtract
 
 ARCHIVE_AFTER_DAYS = 180
 ARCHIVE_BELOW = 0.3  # both strength and importance under this
@@ -69,24 +70,16 @@ def network_archive_cold(*, network: Network) -> int:
         .select_for_update(skip_locked=True)
         .order_by("id")[:ARCHIVE_BATCH]
     )
-    archived = 0
+    entries = []
     for engram in cold:
-        engram_unlink(network, engram)
-        engram.status = Engram.Status.ARCHIVED
-        engram.updated_at = timezone.now()
-        engram.save(update_fields=["status", "updated_at"])
-        audit_record(
-            tenant_id=network.tenant_id,
-            actor=MAINTENANCE,
-            verb="engram.archive",
-            target_type="engram",
-            target_id=engram.pk,
-            target_label=engram.content[:200],
-            before={"status": "active"},
-            after={"status": "archived"},
+        was = lifecycle.archive(network, engram, timezone.now())
+        entries.append(
+            lifecycle.entry(
+                "engram.archive", engram, before={"status": was}, after={"status": engram.status}
+            )
         )
-        archived += 1
-    return archived
+    audit_records(tenant_id=network.tenant_id, actor=MAINTENANCE, entries=entries)
+    return len(entries)
 
 
 RECALL_EVENTS_KEEP_DAYS = 30

@@ -18,7 +18,6 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -26,6 +25,7 @@ from django.utils import timezone
 
 from audit.actors import Actor
 from base.redis_client import client as redis_client
+from memory.contracts import RecallIn
 from memory.core.activation import MODES, path_to, spread
 from memory.core.hebbian import base_level_activation
 from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
@@ -33,8 +33,8 @@ from memory.core.packing import Packable, pack
 from memory.core.ranking import Candidate, rounded, score, select
 from memory.core.text import content_lemmas
 from memory.embeddings import query_vector
-from memory.models import Network, RecallEvent
-from memory.services.networks import network_find
+from memory.models import Engram, Network, RecallEvent
+from memory.selectors import known_networks, network_find, unknown_network
 from tenants.models import Tenant
 
 CHANNELS = frozenset({"text", "vector", "activation"})
@@ -58,13 +58,34 @@ class RecallOptions:
     record: bool = True  # count the access (the dashboard's playground looks without touching)
     source: str = "api"  # who asked: api, mcp, dashboard (for the activity log)
 
+    @classmethod
+    def of(cls, request: RecallIn, *, record: bool = True, source: str = "api") -> RecallOptions:
+        return cls(
+            mode=request.mode,
+            k=request.k,
+            token_budget=request.token_budget,
+            now=request.now,
+            channels=frozenset(request.channels),
+            record=record,
+            source=source,
+        )
+
 
 def network_recall(
-    *, tenant: Tenant, actor: Actor, network_key: str, query: str | None, options: RecallOptions
+    *,
+    tenant: Tenant,
+    actor: Actor,
+    network_key: str,
+    query: str | None,
+    options: RecallOptions,
+    missing_ok: bool = False,
 ) -> Mind:
+    """The Mind for ``query`` in the network. A network that does not exist is a NotFound that
+    names the known ones, unless ``missing_ok`` (a role's network before its first memory):
+    then, as for any network without memories, the Mind says so in ``notice``."""
     started = time.perf_counter()
     mind = Mind(network=network_key, query=query, mode=options.mode)
-    network = network_find(tenant=tenant, key=network_key)
+    network = _network(tenant, network_key, missing_ok, mind)
     if network is None:
         mind.took_ms = _ms(started)
         return mind
@@ -79,9 +100,36 @@ def network_recall(
     _run(network, mind, seeds, query, options, now, lemma_df)
     if options.record:
         _touch(network, mind, seeds)
+    _say_if_empty(tenant, network, mind)
     mind.took_ms = _ms(started)
     _log(network, RecallEvent.Kind.RECALL, options.source, mind)
     return mind
+
+
+def _network(tenant: Tenant, key: str, missing_ok: bool, mind: Mind) -> Network | None:
+    network = network_find(tenant=tenant, key=key)
+    if network is None:
+        if not missing_ok:
+            raise unknown_network(tenant=tenant, key=key)
+        mind.notice = _empty_notice(tenant, key)
+    return network
+
+
+def _empty_notice(tenant: Tenant, key: str) -> str:
+    return (
+        f"The network “{key}” holds no memories yet; `remember` files them there. "
+        f"This workspace's networks: {known_networks(tenant=tenant)}."
+    )
+
+
+def _say_if_empty(tenant: Tenant, network: Network, mind: Mind) -> None:
+    """Nothing found: say whether that is because the network holds nothing at all."""
+    if mind.engrams:
+        return
+    if not Engram.objects.filter(
+        tenant_id=network.tenant_id, network=network, status=Engram.Status.ACTIVE
+    ).exists():
+        mind.notice = _empty_notice(tenant, network.key)
 
 
 def _log(network: Network, kind: str, source: str, mind: Mind) -> None:
@@ -100,12 +148,13 @@ def network_prime(
     token_budget: int = 600,
     source: str = "api",
     record: bool = True,
+    missing_ok: bool = False,
 ) -> Mind:
     """The session-start warm-up: hub cues (degree × base-level activation), their strongest
     memories within a small budget. The activation carries into this actor's next recall."""
     started = time.perf_counter()
     mind = Mind(network=network_key, query=None, mode="balanced")
-    network = network_find(tenant=tenant, key=network_key)
+    network = _network(tenant, network_key, missing_ok, mind)
     if network is None:
         mind.took_ms = _ms(started)
         return mind
@@ -115,6 +164,7 @@ def network_prime(
     _run(network, mind, hubs, None, options, now, {})
     if record:
         _store_prime(network, actor, {cue_id: energy for cue_id, (_, energy, _) in hubs.items()})
+    _say_if_empty(tenant, network, mind)
     mind.took_ms = _ms(started)
     _log(network, RecallEvent.Kind.PRIME, source, mind)
     return mind
@@ -482,7 +532,12 @@ def _contents(network: Network, ids: list[int]) -> dict[int, tuple[str, str | No
             "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
             [network.tenant_id, network.pk, ids],
         )
-        return {row[0]: (row[1], row[2], row[3]) for row in cursor.fetchall()}
+        # jsonb arrives as text through Django's connection: decode it, so recall answers
+        # metadata as the same JSON object the engram list does
+        return {
+            row[0]: (row[1], row[2], json.loads(row[3]) if isinstance(row[3], str) else row[3])
+            for row in cursor.fetchall()
+        }
 
 
 # --- bookkeeping -----------------------------------------------------------------------------
@@ -529,21 +584,3 @@ def _take_prime(network: Network, actor: Actor) -> dict[int, float]:
     except Exception:
         return {}
     return {int(k): float(v) for k, v in json.loads(raw).items()} if raw else {}
-
-
-def mind_as_dict(mind: Mind) -> dict[str, Any]:
-    """The Mind as JSON for REST and the dashboard."""
-    return {
-        "network": mind.network, "query": mind.query, "mode": mind.mode,
-        "cues": [{"id": c.id, "word": c.word, "energy": round(c.energy, 4), "depth": c.depth,
-                  "parent": c.parent, "seed": c.seed_via or None} for c in mind.cues],
-        "connections": [{"source": c.source, "target": c.target, "weight": round(c.weight, 4),
-                         "kind": c.kind} for c in mind.connections],
-        "engrams": [{"id": e.id, "external_id": e.external_id, "type": e.type,
-                     "content": e.content, "metadata": e.metadata, "score": e.score,
-                     "tokens": e.token_count,
-                     "why": {"channels": list(e.why.channels), "path": list(e.why.path),
-                             "parts": e.why.parts}} for e in mind.engrams],
-        "context": mind.context, "context_tokens": mind.context_tokens,
-        "suppressed_duplicates": mind.suppressed, "took_ms": mind.took_ms,
-    }  # fmt: skip

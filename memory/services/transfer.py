@@ -21,10 +21,12 @@ from django.utils import timezone
 from audit.actors import Actor
 from audit.services import audit_record
 from base.background import after_commit
+from base.contracts import validated
 from base.errors import MnemoError, PermissionDenied, ValidationFailed
+from memory.contracts import EngramIn, checked_network_key
 from memory.core.text import lemma
 from memory.models import Cue, Edge, Engram, ImportJob, Network
-from memory.services import inputs
+from memory.services.lifecycle import Plan
 from memory.services.remember import engrams_remember
 from tenants import rls
 from tenants.models import Tenant
@@ -146,7 +148,7 @@ def import_start(
     """Check the file is text of reasonable size, record the job, queue it after commit."""
     if not actor_allows(actor, Capability.MEMORY_IMPORT):
         raise PermissionDenied("Only admins import memories.")
-    key = inputs.network_key(network_key)
+    key = checked_network_key(network_key)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -223,7 +225,7 @@ class _Importer:
     def bump(self, name: str, n: int = 1) -> None:
         self.counts[name] = self.counts.get(name, 0) + n
 
-    def read(self, number: int, raw: str) -> tuple[int, inputs.EngramInput] | None:
+    def read(self, number: int, raw: str) -> tuple[int, EngramIn] | None:
         """One line: an engram to remember, a cue or edge to restore later, or an error."""
         if not raw.strip():
             return None
@@ -254,13 +256,12 @@ class _Importer:
         if "occurred_at" not in fields and isinstance(data.get("created_at"), str):
             fields["occurred_at"] = data["created_at"]  # the original time is kept here
         try:
-            return number, inputs.engram_input(0, fields)
+            return number, validated(EngramIn, fields)
         except MnemoError as exc:
-            message = exc.message.replace("engrams[0].", "")
-            self.fail(number, message)
+            self.fail(number, exc.message)
             return None
 
-    def remember(self, batch: list[tuple[int, inputs.EngramInput]]) -> None:
+    def remember(self, batch: list[tuple[int, EngramIn]]) -> None:
         seen: dict[str, int] = {}
         items = []
         for number, item in batch:
@@ -279,9 +280,9 @@ class _Importer:
             items=items,
             source="import",
         )
-        for status in ("created", "updated", "unchanged", "reinforced", "deleted"):
-            if result.count(status):
-                self.bump(status, result.count(status))
+        for plan in Plan:
+            if result.count(plan):
+                self.bump(plan.value, result.count(plan))
 
 
 def import_run(*, tenant_id: int, job_id: int) -> ImportJob:
@@ -305,7 +306,7 @@ def import_run(*, tenant_id: int, job_id: int) -> ImportJob:
     lines = job.payload.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    batch: list[tuple[int, inputs.EngramInput]] = []
+    batch: list[tuple[int, EngramIn]] = []
     try:
         for number, raw in enumerate(lines, 1):
             if number <= resume:

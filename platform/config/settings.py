@@ -252,6 +252,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    "OAS_VERSION": "3.1.0",  # pydantic contracts describe themselves in JSON Schema 2020-12
 }
 
 SESSION_COOKIE_HTTPONLY = True

@@ -11,7 +11,7 @@ import httpx2
 import pytest
 
 from audit.actors import Actor
-from memory.services import inputs
+from memory.contracts import engram_items
 from memory.services.remember import engrams_remember
 from tenants import rls
 from tests.e2e.conftest import shot
@@ -34,7 +34,7 @@ def seed(cast: Cast, items: list[dict[str, object]]) -> list[int]:
     with rls.tenant_scope(cast.tenant.pk):
         result = engrams_remember(
             tenant=cast.tenant, actor=Actor.system("seed"), network_key="default",
-            items=inputs.engram_batch(items), source="api",
+            items=engram_items(items), source="api",
         )  # fmt: skip
     return [o.id for o in result.outcomes]
 

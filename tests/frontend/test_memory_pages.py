@@ -11,8 +11,8 @@ from asgiref.sync import async_to_sync
 
 from audit.actors import Actor
 from audit.models import AuditEvent
+from memory.contracts import engram_items
 from memory.models import Cue, Engram, ImportJob
-from memory.services import inputs
 from memory.services.remember import engrams_remember
 from memory.services.transfer import import_run
 from tenants import rls
@@ -27,7 +27,7 @@ def seed(cast: Cast, items: list[dict[str, Any]], network: str = "default") -> l
     with rls.tenant_scope(cast.tenant.pk):
         result = engrams_remember(
             tenant=cast.tenant, actor=Actor.system("test"), network_key=network,
-            items=inputs.engram_batch(items), source="api",
+            items=engram_items(items), source="api",
         )  # fmt: skip
     return [o.id for o in result.outcomes]
 

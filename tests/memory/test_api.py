@@ -37,10 +37,12 @@ def test_remember_then_recall_over_rest(cast: Cast) -> None:
 
 def test_role_maps_to_its_own_network(cast: Cast) -> None:
     api = client_for(cast)
-    remember(api, [{"content": "Use active voice", "schema": ["voice"]}], role="writer")
+    remember(api, [{"content": "Use active voice", "schema": ["voice"]}], role="technical-writer")
     assert api.post("/api/v1/recall", {"query": "voice"}, format="json").json()["engrams"] == []
-    mind = api.post("/api/v1/recall", {"query": "voice", "role": "writer"}, format="json").json()
-    assert mind["network"] == "role:writer" and len(mind["engrams"]) == 1
+    mind = api.post(
+        "/api/v1/recall", {"query": "voice", "role": "technical-writer"}, format="json"
+    ).json()
+    assert mind["network"] == "role:technical-writer" and len(mind["engrams"]) == 1
 
 
 def test_a_read_key_may_recall_but_not_remember(cast: Cast) -> None:
@@ -100,7 +102,7 @@ def test_engrams_list_get_patch_delete_and_history(cast: Cast) -> None:
 def test_patching_unknown_or_bad_fields_is_400(cast: Cast) -> None:
     api = client_for(cast)
     engram_id = remember(api, [{"content": "x"}]).json()["engrams"][0]["id"]
-    for body, field in (({"colour": "red"}, "colour"), ({"type": "NOPE"}, "engrams[0].type")):
+    for body, field in (({"colour": "red"}, "colour"), ({"type": "NOPE"}, "type")):
         response = api.patch(f"/api/v1/engrams/{engram_id}", body, format="json")
         assert response.status_code == 400 and field in response.json()["error"]["fields"]
 
@@ -121,9 +123,11 @@ def test_another_tenants_engrams_and_networks_are_404(cast: Cast) -> None:
     ):
         assert response.status_code == 404, response.content
     assert theirs.get("/api/v1/networks/").json()["networks"] == []
-    mind = theirs.post("/api/v1/recall", {"query": "secret plan", "network": "plans"},
-                       format="json").json()  # fmt: skip
-    assert mind["engrams"] == []
+    unknown = theirs.post(
+        "/api/v1/recall", {"query": "secret plan", "network": "plans"}, format="json"
+    )
+    assert unknown.status_code == 404  # their workspace has no such network, and says so:
+    assert unknown.json()["error"]["message"].endswith("Its networks: none yet.")
     assert ours.get(f"/api/v1/engrams/{engram_id}").json()["content"] == "secret plan"
 
 

@@ -8,9 +8,10 @@ import pytest
 from django.utils import timezone
 
 from audit.actors import Actor
+from base.errors import NotFound
+from memory.contracts import engram_items
 from memory.models import Cue, Engram
 from memory.services.embedding import embed_missing
-from memory.services.inputs import engram_batch
 from memory.services.recall import RecallOptions, network_prime, network_recall
 from memory.services.remember import engrams_remember
 from tenants import rls
@@ -54,7 +55,7 @@ def store(
             tenant=cast.tenant,
             actor=ACTOR,
             network_key=network,
-            items=engram_batch(raw),
+            items=engram_items(raw),
             source="api",
         )
         if embed:
@@ -80,9 +81,21 @@ def contents(mind) -> list[str]:  # type: ignore[no-untyped-def]
     return [e.content for e in mind.engrams]
 
 
-def test_recall_in_an_empty_network_is_empty_not_an_error(cast: Cast) -> None:
-    mind = recall(cast, "anything")
+def test_recall_in_an_empty_network_says_so_and_names_the_known_ones(cast: Cast) -> None:
+    with pytest.raises(NotFound, match=r"no network “default”.*none yet"):
+        recall(cast, "anything")
+    store(cast, [{"content": "x"}], network="notes")
+    with rls.tenant_scope(cast.tenant.pk):
+        mind = network_recall(
+            tenant=cast.tenant,
+            actor=ACTOR,
+            network_key="default",
+            query="anything",
+            options=RecallOptions(),
+            missing_ok=True,
+        )
     assert mind.engrams == [] and mind.context == "" and mind.context_tokens == 0
+    assert "holds no memories yet" in mind.notice and "notes" in mind.notice
 
 
 def test_recall_of_a_stored_concept_finds_it_and_activates_its_neighbours(cast: Cast) -> None:

@@ -7,8 +7,9 @@ import pytest
 from audit.actors import Actor
 from audit.models import AuditEvent
 from base.errors import ValidationFailed
+from memory.contracts import engram_items
 from memory.models import Cue, Edge, Engram, EngramCue, Network
-from memory.services.inputs import engram_batch
+from memory.services.lifecycle import Plan
 from memory.services.remember import engrams_remember
 from tenants import rls
 from tests.factories import Cast
@@ -20,7 +21,7 @@ def remember(cast: Cast, raw: list[dict[str, object]], network: str = "default")
     rls.activate(tenant_id=cast.tenant.pk)
     return engrams_remember(
         tenant=cast.tenant, actor=Actor.system("tests"), network_key=network,
-        items=engram_batch(raw), source="api",
+        items=engram_items(raw), source="api",
     )  # fmt: skip
 
 
@@ -32,7 +33,7 @@ def test_the_first_store_creates_the_network_cues_and_edges(cast: Cast) -> None:
     result = remember(
         cast, [{"content": "Redis listens on 6379", "schema": ["Redis", "port", "6379"]}]
     )
-    assert result.count("created") == 1
+    assert result.count(Plan.CREATE) == 1
     network = Network.objects.get(tenant=cast.tenant, key="default")
     cues = dict(Cue.objects.filter(network=network).values_list("lemma", "engram_count"))
     assert cues == {"redis": 1, "port": 1, "6379": 1}
@@ -68,7 +69,7 @@ def test_the_same_call_twice_with_external_ids_changes_nothing(cast: Cast) -> No
     weights = sorted(Edge.objects.filter(tenant=cast.tenant).values_list("weight", flat=True))
     events = AuditEvent.objects.filter(tenant=cast.tenant, target_type="engram").count()
     second = remember(cast, batch)
-    assert second.outcomes[0].status == "unchanged"
+    assert second.outcomes[0].plan is Plan.UNCHANGED
     assert second.outcomes[0].id == first.outcomes[0].id
     assert (
         sorted(Edge.objects.filter(tenant=cast.tenant).values_list("weight", flat=True)) == weights
@@ -81,7 +82,7 @@ def test_an_external_id_with_new_content_updates_and_moves_the_cues(cast: Cast) 
     remember(cast, [{"content": "Likes tea", "external_id": "p", "schema": ["tea", "like"]}])
     result = remember(cast, [{"content": "Likes coffee", "external_id": "p",
                               "schema": ["coffee", "like"]}])  # fmt: skip
-    assert result.outcomes[0].status == "updated"
+    assert result.outcomes[0].plan is Plan.REVISE
     counts = dict(Cue.objects.filter(tenant=cast.tenant).values_list("lemma", "engram_count"))
     assert counts["tea"] == 0 and counts["coffee"] == 1 and counts["like"] == 1
     assert not Edge.objects.filter(tenant=cast.tenant, source__lemma="tea").exists()
@@ -92,7 +93,7 @@ def test_an_external_id_with_new_content_updates_and_moves_the_cues(cast: Cast) 
 def test_repeating_content_without_an_id_strengthens_the_memory(cast: Cast) -> None:
     first = remember(cast, [{"content": "The build uses Bazel", "strength": 0.5}])
     again = remember(cast, [{"content": "the build  uses bazel"}])
-    assert again.outcomes[0].status == "reinforced" and again.outcomes[0].id == first.outcomes[0].id
+    assert again.outcomes[0].plan is Plan.REINFORCE and again.outcomes[0].id == first.outcomes[0].id
     assert Engram.objects.get(pk=first.outcomes[0].id).strength == pytest.approx(0.55)
 
 
@@ -142,7 +143,7 @@ def test_bad_input_names_the_field_and_writes_nothing(
 
 def test_a_batch_of_a_thousand_is_accepted(cast: Cast) -> None:
     result = remember(cast, [{"content": f"memory {i} about topic{i % 50}"} for i in range(1000)])
-    assert result.count("created") == 1000
+    assert result.count(Plan.CREATE) == 1000
 
 
 def test_out_degree_stays_bounded_and_keeps_the_strongest_edges(cast: Cast) -> None:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from audit.actors import Actor
+from memory.contracts import EngramPatch
 from memory.models import Cue, Edge, Engram
 from memory.services.engrams import engram_delete, engram_update
 from memory.services.recall import network_prime
@@ -78,7 +79,10 @@ def test_changing_only_metadata_keeps_the_vector_and_the_edges(cast: Cast) -> No
     assert engram.metadata == {"team": "core"} and engram.embedding is not None
     assert Edge.objects.get(tenant=cast.tenant, kind="sequence").weight == pytest.approx(weight)
     engram = engram_update(
-        tenant=cast.tenant, actor=ACTOR, engram=engram, changes={"strength": 0.9}
+        tenant=cast.tenant,
+        actor=ACTOR,
+        engram=engram,
+        patch=EngramPatch.model_validate({"strength": 0.9}),
     )
     assert engram.embedding is not None
 
@@ -95,7 +99,7 @@ def test_editing_an_archived_memory_keeps_it_out_of_the_graph(cast: Cast) -> Non
         tenant=cast.tenant,
         actor=ACTOR,
         engram=engram,
-        changes={"content": "new trivia", "schema": ["quiz"]},
+        patch=EngramPatch.model_validate({"content": "new trivia", "schema": ["quiz"]}),
     )
     assert not Cue.objects.filter(tenant=cast.tenant, lemma="quiz", engram_count__gt=0).exists()
     assert Engram.objects.get(pk=engram.pk).status == "archived"
@@ -136,7 +140,7 @@ def test_impossible_dates_and_nul_characters_are_400s(cast: Cast, body: Any, fie
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({"query": "x", "channels": [["text"]]}, "channels"),
+        ({"query": "x", "channels": [["text"]]}, "channels[0]"),
         ({"query": "x", "now": "2024-13-01T00:00:00Z"}, "now"),
         ({"query": "word " * 500}, "query"),
         ({"query": "a\u0000b"}, "query"),

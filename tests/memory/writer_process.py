@@ -20,8 +20,8 @@ def main() -> None:
 
     django.setup()
     from audit.actors import Actor
+    from memory.contracts import engram_items
     from memory.models import Cue
-    from memory.services.inputs import engram_batch
     from memory.services.recall import RecallOptions, network_recall
     from memory.services.remember import engrams_remember
     from tenants import rls
@@ -38,7 +38,7 @@ def main() -> None:
                 tenant = Tenant.objects.get(pk=tenant_id)
                 engrams_remember(
                     tenant=tenant, actor=actor, network_key="default", source="api",
-                    items=engram_batch([{"content": f"{os.getpid()} #{i}",
+                    items=engram_items([{"content": f"{os.getpid()} #{i}",
                                          "schema": ["alpha", "beta"]}]),
                 )  # fmt: skip
     else:

@@ -9,6 +9,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp
 
 from gateway.mcp_server.tools import account, memory, roles
+from gateway.mcp_server.tools.common import built_tools
 
 INSTRUCTIONS = (
     "Mnemo is this workspace's long-term memory and its expert roles. `discover` lists the roles "
@@ -24,12 +25,9 @@ server = MCPServer(
     title="Mnemo memory",
     instructions=INSTRUCTIONS,
     version="0.1.0",
+    tools=built_tools(),
 )
-
-
-account.register(server)
-memory.register(server)
-roles.register(server)
+TOOL_MODULES = (account, memory, roles)  # importing them registers their tools
 
 
 def transport_security() -> TransportSecuritySettings:

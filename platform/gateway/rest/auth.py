@@ -55,8 +55,8 @@ class MissingScope(exceptions.PermissionDenied):
 
 
 class HasRequiredScope(BasePermission):
-    """The key must carry the view's ``required_scope`` (None: any valid key); a view whose scope
-    depends on the method defines ``get_required_scope()``."""
+    """The key must carry the scope the view asks for (``TenantAPIView.get_required_scope``;
+    None: any valid key)."""
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         key = request.auth

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from base.errors import Conflict, ValidationFailed
 from gateway.rest.base import TenantAPIView
 from gateway.rest.schema import with_errors
-from memory.services.recall import mind_as_dict
+from memory.contracts import present_mind
 from roles import selectors, services
 from roles.models import Role, RoleResource
 from roles.selectors import ResourceSpec, RoleSpec
@@ -225,7 +225,7 @@ class RoleActivateView(TenantAPIView):
             {
                 "role": role_as_dict(activation.role),
                 "persona": activation.persona,
-                "prime": mind_as_dict(activation.mind),
+                "prime": present_mind(activation.mind).as_json(),
                 "warnings": [e.as_dict() for e in activation.warnings],
             }
         )

@@ -1,44 +1,48 @@
 """``recall``, ``remember``, ``prime`` with PromptX-compatible arguments (``role``, ``query``,
-``mode``, ``engrams[{content, schema, strength, type}]``). ``role`` picks the network
-``role:<role>`` unless ``network`` is given; with neither, the role activated in this MCP session
-(``action``), and without one the agent is told to pass ``role`` or ``network``."""
+``mode``, ``engrams[{content, schema, strength, type}]``), typed by the memory contracts.
+``role`` picks the network ``role:<role>`` unless ``network`` is given; with neither, the role
+activated in this MCP session (``action``), and without one the agent is told to pass ``role``
+or ``network``. Answers are text rendered from the same presenters REST answers with."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from mcp.server.mcpserver import Context
 
-from mcp.server.mcpserver import Context, MCPServer
-
+from base.contracts import validated
 from gateway.mcp_server.principal import principal_from
 from gateway.mcp_server.tools.common import (
     in_tenant,
-    network_for,
     next_steps,
     state_of,
+    target_for,
     tenant_of,
+    tool,
 )
-from memory.core.mind import Mind
-from memory.services import inputs
+from memory.contracts import (
+    EngramIn,
+    K,
+    MindOut,
+    Mode,
+    NetworkKey,
+    PrimeIn,
+    Query,
+    RecallIn,
+    RememberIn,
+    RememberOut,
+    RoleName,
+    TokenBudget,
+    present_mind,
+)
 from memory.services.recall import RecallOptions, network_prime, network_recall
-from memory.services.remember import engrams_remember
+from memory.services.remember import engrams_remember, present_remembered
 
 
-class EngramArg(TypedDict):
-    content: str
-    schema: NotRequired[str | list[str]]
-    strength: NotRequired[float]
-    type: NotRequired[Literal["ATOMIC", "LINK", "PATTERN"]]
-    importance: NotRequired[float]
-    external_id: NotRequired[str]
-    occurred_at: NotRequired[str]
-    metadata: NotRequired[dict[str, Any]]
-
-
-def render_mind(mind: Mind, *, title: str) -> str:
+def render_mind(mind: MindOut, *, title: str) -> str:
     """The memories that fit the token budget, most relevant first, each with why it came."""
-    shown = [e for e in mind.engrams if e.id in set(mind.context_ids)]
+    shown = [e for e in mind.engrams if e.in_context]
     if not shown:
-        return f"{title}: nothing found in network `{mind.network}`."
+        head = f"{title}: nothing found in network `{mind.network}`."
+        return head + (f"\n{mind.notice}" if mind.notice else "")
     lines = [
         f"{title}: {len(shown)} memories from network `{mind.network}` "
         f"({mind.context_tokens} tokens), {len(mind.cues)} concepts activated, "
@@ -60,117 +64,141 @@ def render_mind(mind: Mind, *, title: str) -> str:
     return "\n".join(lines)
 
 
-def register(server: MCPServer) -> None:
-    @server.tool(
-        name="recall",
-        description=(
-            "Search long-term memory before answering. Give the key words of what you need "
-            "(several words are fine, and words that are not stored still find related memories); "
-            "leave query empty to see what this memory is mostly about. mode: balanced (default), "
-            "focused (precise), creative (wider associations)."
-        ),
-    )
-    async def recall(
-        ctx: Context,
-        query: str | None = None,
-        role: str | None = None,
-        mode: Literal["balanced", "focused", "creative"] = "balanced",
-        network: str | None = None,
-        k: int = 8,
-        token_budget: int = 1500,
-    ) -> str:
-        principal = principal_from(ctx)
-        principal.require("read")
-
-        def work() -> tuple[Mind, str]:
-            options = RecallOptions(
-                **inputs.recall_options(mode=mode, k=k, token_budget=token_budget), source="mcp"
-            )
-            mind = network_recall(
-                tenant=tenant_of(principal),
-                actor=principal.actor,
-                network_key=network_for(principal, network=network, role=role),
-                query=inputs.recall_query(query),
-                options=options,
-            )
-            return mind, state_of(principal)
-
-        mind, state = await in_tenant(principal, work)
-        text = render_mind(mind, title=f"Recall “{query}”" if query else "Recall (no query)")
-        return text + next_steps(
-            "Use what is relevant; cite memories by #id when you rely on them.",
-            "Nothing useful? Try other words, or mode=creative for wider associations.",
-            "`remember` new facts, relations (LINK) or procedures (PATTERN) before you finish.",
-            state=state,
+def render_remembered(result: RememberOut) -> str:
+    counts = ", ".join(
+        f"{n} {name}"
+        for name, n in (
+            ("created", result.created),
+            ("updated", result.updated),
+            ("unchanged", result.unchanged),
+            ("reinforced", result.reinforced),
+            ("left deleted (a person deleted them)", result.deleted),
         )
-
-    @server.tool(
-        name="remember",
-        description=(
-            "Save what is worth keeping past this conversation. Each engram: content (one "
-            "self-contained insight, essentials only), schema (its key words in order, optional: "
-            "derived when missing), type ATOMIC (fact) / LINK (relation) / PATTERN (procedure), "
-            "strength 0-1 (how sure or important). Up to 1000 at once; external_id makes it "
-            "idempotent."
-        ),
+        if n
     )
-    async def remember(
-        ctx: Context,
-        engrams: list[EngramArg],
-        role: str | None = None,
-        network: str | None = None,
-    ) -> str:
-        principal = principal_from(ctx)
-        principal.require("write")
-
-        def work():  # type: ignore[no-untyped-def]
-            items = inputs.engram_batch([dict(e) for e in engrams])
-            result = engrams_remember(
-                tenant=tenant_of(principal),
-                actor=principal.actor,
-                network_key=network_for(principal, network=network, role=role),
-                items=items,
-                source="mcp",
-            )
-            return result, state_of(principal)
-
-        result, state = await in_tenant(principal, work)
-        statuses = ("created", "updated", "unchanged", "reinforced")
-        counts = ", ".join(f"{result.count(s)} {s}" for s in statuses if result.count(s))
-        ids = ", ".join(f"#{o.id}" for o in result.outcomes[:20])
-        return (
-            f"Remembered in network `{result.network.key}`: {counts}; {result.edges} associations "
-            f"strengthened. Ids: {ids}{' …' if len(result.outcomes) > 20 else ''}"
-            + next_steps(
-                "`recall` finds these at once by words and associations (by meaning shortly).",
-                "Keep going; remember again when you learn something new.",
-                state=state,
-            )
-        )
-
-    @server.tool(
-        name="prime",
-        description=(
-            "Warm up memory at the start of a session: the concepts this memory is most about "
-            "(frequent and recent) and their strongest memories. The next recall builds on it."
-        ),
+    ids = ", ".join(f"#{e.id}" for e in result.engrams[:20])
+    more = " …" if len(result.engrams) > 20 else ""
+    return (
+        f"Remembered in network `{result.network}`: {counts}; {result.edges} associations "
+        f"strengthened. Ids: {ids}{more}"
     )
-    async def prime(ctx: Context, role: str | None = None, network: str | None = None) -> str:
-        principal = principal_from(ctx)
-        principal.require("read")
 
-        def work() -> tuple[Mind, str]:
-            mind = network_prime(
-                source="mcp",
-                tenant=tenant_of(principal),
-                actor=principal.actor,
-                network_key=network_for(principal, network=network, role=role),
-            )
-            return mind, state_of(principal)
 
-        mind, state = await in_tenant(principal, work)
-        return render_mind(mind, title="Primed") + next_steps(
-            "`recall` with the words of the task at hand.",
-            "`remember` what you learn as you go.",
-            state=state,
+@tool(
+    name="recall",
+    description=(
+        "Search long-term memory before answering. Give the key words of what you need "
+        "(several words are fine, and words that are not stored still find related memories); "
+        "leave query empty to see what this memory is mostly about. mode: balanced (default), "
+        "focused (precise), creative (wider associations)."
+    ),
+)
+async def recall(
+    ctx: Context,
+    query: Query = None,
+    role: RoleName | None = None,
+    mode: Mode = "balanced",
+    network: NetworkKey | None = None,
+    k: K = 8,
+    token_budget: TokenBudget = 1500,
+) -> str:
+    principal = principal_from(ctx)
+    principal.require("read")
+    arguments = {"query": query, "role": role, "mode": mode, "network": network, "k": k}
+
+    def work() -> tuple[MindOut, str]:
+        request = validated(RecallIn, {**arguments, "token_budget": token_budget})
+        tenant = tenant_of(principal)
+        target = target_for(principal, tenant, request)
+        mind = network_recall(
+            tenant=tenant,
+            actor=principal.actor,
+            network_key=target.key,
+            query=request.query,
+            options=RecallOptions.of(request, source="mcp"),
+            missing_ok=target.missing_ok,
         )
+        return present_mind(mind), state_of(principal)
+
+    mind, state = await in_tenant(principal, work)
+    text = render_mind(mind, title=f"Recall “{query}”" if query else "Recall (no query)")
+    return text + next_steps(
+        "Use what is relevant; cite memories by #id when you rely on them.",
+        "Nothing useful? Try other words, or mode=creative for wider associations.",
+        "`remember` new facts, relations (LINK) or procedures (PATTERN) before you finish.",
+        state=state,
+    )
+
+
+@tool(
+    name="remember",
+    description=(
+        "Save what is worth keeping past this conversation. Each engram: content (one "
+        "self-contained insight, essentials only), schema (its key words in order, optional: "
+        "derived when missing), type ATOMIC (fact) / LINK (relation) / PATTERN (procedure), "
+        "strength 0-1 (how sure or important). Up to 1000 at once; external_id makes it "
+        "idempotent."
+    ),
+)
+async def remember(
+    ctx: Context,
+    engrams: list[EngramIn],
+    role: RoleName | None = None,
+    network: NetworkKey | None = None,
+) -> str:
+    principal = principal_from(ctx)
+    principal.require("write")
+
+    def work() -> tuple[RememberOut, str]:
+        request = validated(RememberIn, {"engrams": engrams, "role": role, "network": network})
+        tenant = tenant_of(principal)
+        target = target_for(principal, tenant, request)
+        result = engrams_remember(
+            tenant=tenant,
+            actor=principal.actor,
+            network_key=target.key,
+            items=request.engrams,
+            source="mcp",
+        )
+        return present_remembered(result), state_of(principal)
+
+    result, state = await in_tenant(principal, work)
+    return render_remembered(result) + next_steps(
+        "`recall` finds these at once by words and associations (by meaning shortly).",
+        "Keep going; remember again when you learn something new.",
+        state=state,
+    )
+
+
+@tool(
+    name="prime",
+    description=(
+        "Warm up memory at the start of a session: the concepts this memory is most about "
+        "(frequent and recent) and their strongest memories. The next recall builds on it."
+    ),
+)
+async def prime(
+    ctx: Context, role: RoleName | None = None, network: NetworkKey | None = None
+) -> str:
+    principal = principal_from(ctx)
+    principal.require("read")
+
+    def work() -> tuple[MindOut, str]:
+        request = validated(PrimeIn, {"role": role, "network": network})
+        tenant = tenant_of(principal)
+        target = target_for(principal, tenant, request)
+        mind = network_prime(
+            source="mcp",
+            tenant=tenant,
+            actor=principal.actor,
+            network_key=target.key,
+            missing_ok=target.missing_ok,
+        )
+        return present_mind(mind), state_of(principal)
+
+    mind, state = await in_tenant(principal, work)
+    return render_mind(mind, title="Primed") + next_steps(
+        "`recall` with the words of the task at hand.",
+        "`remember` what you learn as you go.",
+        state=state,
+    )

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 
 from base.errors import ValidationFailed
 from gateway.mcp_server import sessions
 from gateway.mcp_server.principal import principal_from
-from gateway.mcp_server.tools.common import in_tenant, next_steps, state_of, tenant_of
+from gateway.mcp_server.tools.common import in_tenant, next_steps, state_of, tenant_of, tool
 from gateway.mcp_server.tools.memory import render_mind
+from memory.contracts import present_mind
 from roles import selectors
 from roles.selectors import RoleSpec
 from roles.services import SLUG, Activation, role_activate
@@ -31,89 +32,89 @@ def _listing(specs: list[RoleSpec]) -> str:
     return "\n".join(lines)
 
 
-def register(server: MCPServer) -> None:
-    @server.tool(
-        name="discover",
-        description=(
-            "List the expert roles you can become (built-in and this workspace's own), each with "
-            "a one-line description. Optional query filters by words; source: all, builtin, "
-            "workspace. Then `action` with the role's slug."
-        ),
-    )
-    async def discover(
-        ctx: Context,
-        query: str | None = None,
-        source: Literal["all", "builtin", "workspace"] = "all",
-    ) -> str:
-        principal = principal_from(ctx)
-        principal.require("read")
+@tool(
+    name="discover",
+    description=(
+        "List the expert roles you can become (built-in and this workspace's own), each with "
+        "a one-line description. Optional query filters by words; source: all, builtin, "
+        "workspace. Then `action` with the role's slug."
+    ),
+)
+async def discover(
+    ctx: Context,
+    query: str | None = None,
+    source: Literal["all", "builtin", "workspace"] = "all",
+) -> str:
+    principal = principal_from(ctx)
+    principal.require("read")
 
-        def work() -> tuple[list[RoleSpec], str]:
-            specs = selectors.roles_for_agents(tenant=tenant_of(principal), q=query or "")
-            if source != "all":
-                wanted = "builtin" if source == "builtin" else "tenant"
-                specs = [s for s in specs if s.origin == wanted]
-            return specs, state_of(principal)
+    def work() -> tuple[list[RoleSpec], str]:
+        specs = selectors.roles_for_agents(tenant=tenant_of(principal), q=query or "")
+        if source != "all":
+            wanted = "builtin" if source == "builtin" else "tenant"
+            specs = [s for s in specs if s.origin == wanted]
+        return specs, state_of(principal)
 
-        specs, state = await in_tenant(principal, work)
-        if not specs:
-            head = "No roles match" + (f" “{query}”." if query else ".")
-            return head + next_steps("`discover` without a query lists every role.", state=state)
-        head = f"{len(specs)} roles" + (f" matching “{query}”" if query else "") + ":\n"
-        return (
-            head
-            + _listing(specs)
-            + next_steps(
-                '`action` with role="<slug>" to take on that expert\'s persona and memory.',
-                "People write new roles in the dashboard (Roles); they appear here at once.",
-                state=state,
-            )
+    specs, state = await in_tenant(principal, work)
+    if not specs:
+        head = "No roles match" + (f" “{query}”." if query else ".")
+        return head + next_steps("`discover` without a query lists every role.", state=state)
+    head = f"{len(specs)} roles" + (f" matching “{query}”" if query else "") + ":\n"
+    return (
+        head
+        + _listing(specs)
+        + next_steps(
+            '`action` with role="<slug>" to take on that expert\'s persona and memory.',
+            "People write new roles in the dashboard (Roles); they appear here at once.",
+            state=state,
         )
-
-    @server.tool(
-        name="action",
-        description=(
-            "Activate a role: become that expert. Returns its persona (personality, principles, "
-            "knowledge) and its primed memory; afterwards `recall` and `remember` without "
-            "`role` use this role's memory for the rest of the session."
-        ),
     )
-    async def action(ctx: Context, role: str) -> str:
-        principal = principal_from(ctx)
-        principal.require("read")
-        slug = (role or "").strip().lower()
 
-        def work() -> tuple[Activation, str]:
-            if not SLUG.fullmatch(slug):
-                raise ValidationFailed.field(
-                    "role", "a role slug such as code-reviewer (`discover` lists them)"
-                )
-            activation = role_activate(
-                tenant=tenant_of(principal), actor=principal.actor, slug=slug, source="mcp"
-            )
-            if principal.session_id:
-                sessions.session_update(
-                    tenant_id=principal.tenant_id,
-                    key_id=principal.key_id,
-                    session_id=principal.session_id,
-                    role=slug,
-                )
-            return activation, state_of(principal)
 
-        activation, state = await in_tenant(principal, work)
-        spec = activation.role
-        kept = principal.session_id is not None
-        memory = render_mind(activation.mind, title="Primed memory")
-        return (
-            f"You are now “{spec.name}” (role `{spec.slug}`, memory network "
-            f"`{spec.network_key}`). Take on this persona:\n\n{activation.persona}\n\n---\n\n"
-            f"{memory}"
-            + next_steps(
-                "Work as this expert; `recall` with the key words of each task before answering"
-                + ("." if kept else f' (pass role="{spec.slug}": no session is kept).'),
-                "`remember` what you learn before you finish"
-                + ("." if kept else f' (with role="{spec.slug}").'),
-                "`discover` and `action` again to switch roles.",
-                state=state,
+@tool(
+    name="action",
+    description=(
+        "Activate a role: become that expert. Returns its persona (personality, principles, "
+        "knowledge) and its primed memory; afterwards `recall` and `remember` without "
+        "`role` use this role's memory for the rest of the session."
+    ),
+)
+async def action(ctx: Context, role: str) -> str:
+    principal = principal_from(ctx)
+    principal.require("read")
+    slug = (role or "").strip().lower()
+
+    def work() -> tuple[Activation, str]:
+        if not SLUG.fullmatch(slug):
+            raise ValidationFailed.field(
+                "role", "a role slug such as code-reviewer (`discover` lists them)"
             )
+        activation = role_activate(
+            tenant=tenant_of(principal), actor=principal.actor, slug=slug, source="mcp"
         )
+        if principal.session_id:
+            sessions.session_update(
+                tenant_id=principal.tenant_id,
+                key_id=principal.key_id,
+                session_id=principal.session_id,
+                role=slug,
+            )
+        return activation, state_of(principal)
+
+    activation, state = await in_tenant(principal, work)
+    spec = activation.role
+    kept = principal.session_id is not None
+    memory = render_mind(present_mind(activation.mind), title="Primed memory")
+    return (
+        f"You are now “{spec.name}” (role `{spec.slug}`, memory network "
+        f"`{spec.network_key}`). Take on this persona:\n\n{activation.persona}\n\n---\n\n"
+        f"{memory}"
+        + next_steps(
+            "Work as this expert; `recall` with the key words of each task before answering"
+            + ("." if kept else f' (pass role="{spec.slug}": no session is kept).'),
+            "`remember` what you learn before you finish"
+            + ("." if kept else f' (with role="{spec.slug}").'),
+            "`discover` and `action` again to switch roles.",
+            state=state,
+        )
+    )

@@ -1,0 +1,487 @@
+"""The contracts of the memory operations: what remember, recall, prime, the engram list, edit
+and history take, and what they answer (see base/contracts.py for how interfaces use them).
+
+Inputs keep PromptX's argument names (``role``, ``query``, ``mode``,
+``engrams[{content, schema, strength, type}]``). Outputs are built by the ``present_*``
+functions, so REST, MCP and the dashboard show the same value with the same JSON type.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from base.contracts import (
+    Contract,
+    Instant,
+    Output,
+    PageSize,
+    Text,
+    UnitInterval,
+    refuse,
+    validated,
+)
+from base.errors import ValidationFailed
+from memory.core.mind import Mind
+from memory.models import Engram, Network
+
+MAX_BATCH = 1000
+MAX_CONTENT_CHARS = 16_000
+MAX_SCHEMA_WORDS = 32
+MAX_WORD_CHARS = 100
+MAX_QUERY_CHARS = 2000
+MAX_METADATA_BYTES = 8_192
+MAX_EXTERNAL_ID = 200
+MAX_K = 50
+MAX_TOKEN_BUDGET = 32_000
+NETWORK_KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_.:@-]{0,99}$")
+NETWORK_KEY_RULE = (
+    "Use 1–100 lowercase letters, digits and . _ - : @, starting with a letter or digit "
+    "(for example default, role:writer, user:42)."
+)
+RECALL_MODES = ("balanced", "creative", "focused")
+CHANNELS = ("text", "vector", "activation")
+
+# --- field types ---------------------------------------------------------------------------
+
+
+def network_key(value: object) -> str:
+    """A network key as a client may write it (case and surrounding space forgiven)."""
+    if not isinstance(value, str):
+        raise refuse("must be text, for example default")
+    key = value.strip().lower()
+    if not NETWORK_KEY_RE.match(key):
+        raise refuse(NETWORK_KEY_RULE)
+    return key
+
+
+def checked_network_key(raw: object, *, field: str = "network") -> str:
+    """A network key from a URL or form, or ValidationFailed naming ``field``."""
+    try:
+        return network_key(raw)
+    except PydanticCustomError as exc:
+        raise ValidationFailed.field(field, str(exc)) from None
+
+
+def _role_name(value: object) -> str:
+    if not isinstance(value, str):
+        raise refuse("must be a role slug, for example code-reviewer")
+    slug = value.strip().lower()
+    if not NETWORK_KEY_RE.match(f"role:{slug}") or not slug:
+        raise refuse("must be a role slug, for example code-reviewer (`discover` lists them)")
+    return slug
+
+
+def _content(value: str) -> str:
+    if not value.strip():
+        raise refuse("is required and may not be empty")
+    return value.strip()
+
+
+def _schema(value: object) -> object:
+    """PromptX clients often send the schema as one string: "a b c" or "a\\nb\\nc"."""
+    if isinstance(value, str):
+        parts = [part for part in re.split(r"[\n,]+|\s{2,}", value) if part.strip()]
+        return parts[0].split() if len(parts) == 1 else parts
+    return value
+
+
+def _schema_words(words: list[str]) -> list[str] | None:
+    kept = [w.strip() for w in words if w.strip()]
+    if len(kept) > MAX_SCHEMA_WORDS:
+        raise refuse(f"at most {MAX_SCHEMA_WORDS} words")
+    if any(len(w) > MAX_WORD_CHARS for w in kept):
+        raise refuse(f"each word at most {MAX_WORD_CHARS} characters")
+    return kept or None
+
+
+def _metadata(value: dict[str, Any]) -> dict[str, Any]:
+    encoded = json.dumps(value)
+    if len(encoded) > MAX_METADATA_BYTES:
+        raise refuse(f"at most {MAX_METADATA_BYTES} bytes as JSON")
+    if "\\u0000" in encoded:
+        raise refuse("may not contain NUL characters")
+    return value
+
+
+def _upper(value: object) -> object:
+    return value.upper() if isinstance(value, str) else value
+
+
+def _query(value: object) -> object:
+    if value is not None and not isinstance(value, str):
+        raise refuse("a string, or null to start from the hub cues")
+    return value
+
+
+def _blank_query(value: str | None) -> str | None:
+    return (value or "").strip() or None
+
+
+NetworkKey = Annotated[
+    str, BeforeValidator(network_key), Field(description="default, role:writer, user:42")
+]
+RoleName = Annotated[
+    str,
+    BeforeValidator(_role_name),
+    Field(description="a role's slug: the memory network role:<slug>"),
+]
+Content = Annotated[Text, Field(max_length=MAX_CONTENT_CHARS), AfterValidator(_content)]
+Schema = Annotated[
+    list[Annotated[Text, Field(strict=True)]],
+    BeforeValidator(_schema),
+    AfterValidator(_schema_words),
+    Field(description="its key words in order (a list, or one string); derived when missing"),
+]
+EngramType = Annotated[Literal["ATOMIC", "LINK", "PATTERN"], BeforeValidator(_upper)]
+ExternalId = Annotated[Text, Field(strict=True, min_length=1, max_length=MAX_EXTERNAL_ID)]
+Metadata = Annotated[dict[str, Any], AfterValidator(_metadata)]
+Query = Annotated[
+    Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] | None,
+    BeforeValidator(_query),
+    AfterValidator(_blank_query),
+]
+Mode = Literal["balanced", "creative", "focused"]
+K = Annotated[int, Field(strict=True, ge=1, le=MAX_K)]
+TokenBudget = Annotated[int, Field(strict=True, ge=1, le=MAX_TOKEN_BUDGET)]
+Channel = Literal["text", "vector", "activation"]
+
+
+# --- inputs --------------------------------------------------------------------------------
+
+
+class MemoryTarget(Contract):
+    """Which network: ``network`` by key, or ``role`` for the network ``role:<role>``."""
+
+    network: NetworkKey | None = None
+    role: RoleName | None = None
+
+    @field_validator("role")
+    @classmethod
+    def _not_both(cls, role: str | None, info: ValidationInfo) -> str | None:
+        if role and info.data.get("network"):
+            raise refuse(
+                f"give either role or network, not both (role “{role}” means the network "
+                f"role:{role})"
+            )
+        return role
+
+    @property
+    def network_key(self) -> str | None:
+        if self.network:
+            return self.network
+        return f"role:{self.role}" if self.role else None
+
+
+class EngramIn(Contract):
+    """One memory to remember."""
+
+    content: Content
+    schema_: Schema | None = Field(None, alias="schema")
+    type: EngramType = "ATOMIC"
+    strength: UnitInterval = 0.5
+    importance: UnitInterval = 0.5
+    occurred_at: Instant | None = Field(None, description="when it happened (ISO 8601, with zone)")
+    external_id: ExternalId | None = Field(None, description="idempotent upsert key")
+    metadata: Metadata = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _absent_means_default(cls, data: Any) -> Any:
+        """null (and "" where it cannot mean anything) is the same as leaving a field out."""
+        if isinstance(data, dict):
+            blank_ok = ("schema", "type", "occurred_at", "metadata")
+            return {
+                k: v for k, v in data.items() if v is not None and not (k in blank_ok and v == "")
+            }
+        return data
+
+
+class RememberIn(MemoryTarget):
+    engrams: list[EngramIn] = Field(min_length=1, max_length=MAX_BATCH)
+
+    @model_validator(mode="after")
+    def _external_ids_are_unique(self) -> RememberIn:
+        seen: dict[str, int] = {}
+        errors = []
+        for index, engram in enumerate(self.engrams):
+            if engram.external_id is None:
+                continue
+            if engram.external_id in seen:
+                error = PydanticCustomError(
+                    "mnemo", "repeats engrams[{first}]", {"first": seen[engram.external_id]}
+                )
+                errors.append(
+                    InitErrorDetails(
+                        type=error, loc=("engrams", index, "external_id"), input=engram.external_id
+                    )
+                )
+            seen.setdefault(engram.external_id, index)
+        if errors:
+            raise ValidationError.from_exception_data("RememberIn", errors)
+        return self
+
+
+class RecallIn(MemoryTarget):
+    query: Query = Field(None, description="key words; null or empty: what the network is about")
+    mode: Mode = "balanced"
+    k: K = 10
+    token_budget: TokenBudget = 2000
+    now: Instant | None = Field(None, description="score recency as of this time")
+    channels: list[Channel] = Field(default=list(CHANNELS), min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_mode(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if not (k in ("mode", "now") and v in ("", None))}
+        return data
+
+
+class PrimeIn(MemoryTarget):
+    token_budget: TokenBudget = 600
+
+
+class EngramPatch(Contract):
+    """Fields to change; ``schema: null`` derives the schema from the content again."""
+
+    content: Content | None = None
+    schema_: Schema | None = Field(None, alias="schema")
+    type: EngramType | None = None
+    strength: UnitInterval | None = None
+    importance: UnitInterval | None = None
+    occurred_at: Instant | None = None
+    metadata: Metadata | None = None
+
+    @property
+    def changes(self) -> dict[str, Any]:
+        """Only what was sent, by field name (``schema``, not ``schema_``)."""
+        return {
+            ("schema" if name == "schema_" else name): getattr(self, name)
+            for name in self.model_fields_set
+        }
+
+
+EngramStatusFilter = Literal[
+    "active", "quarantined", "hidden", "superseded", "archived", "deleted", "erased", "any"
+]
+
+
+class EngramFilters(Contract):
+    """Query parameters of the engram list."""
+
+    network: NetworkKey | None = None
+    q: Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] = ""
+    type: Annotated[EngramType | Literal[""], BeforeValidator(_upper)] = ""
+    status: EngramStatusFilter = "active"
+    cursor: Text = ""
+    limit: PageSize = 50
+
+
+# --- outputs -------------------------------------------------------------------------------
+
+
+class EngramOut(Output):
+    id: int
+    network: str
+    external_id: str | None
+    content: str
+    schema_: list[str] = Field(alias="schema")
+    type: str
+    strength: float
+    importance: float
+    occurred_at: datetime | None
+    metadata: dict[str, Any]
+    source: str
+    status: str
+    token_count: int
+    embedded: bool
+    recall_count: int
+    last_recalled_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+
+def present_engram(engram: Engram, network: Network | None = None) -> EngramOut:
+    return EngramOut(
+        id=engram.pk,
+        network=(network or engram.network).key,
+        external_id=engram.external_id,
+        content=engram.content,
+        schema=list(engram.schema),
+        type=engram.type,
+        strength=engram.strength,
+        importance=engram.importance,
+        occurred_at=engram.occurred_at,
+        metadata=engram.metadata,
+        source=engram.source,
+        status=engram.status,
+        token_count=engram.token_count,
+        embedded=engram.embedding is not None,
+        recall_count=engram.recall_count,
+        last_recalled_at=engram.last_recalled_at,
+        created_at=engram.created_at,
+        updated_at=engram.updated_at,
+    )
+
+
+class EngramPage(Output):
+    engrams: list[EngramOut]
+    next_cursor: str | None
+
+
+class RememberedOut(Output):
+    index: int = Field(description="position in the request's engrams")
+    id: int
+    external_id: str | None
+    status: Literal["created", "updated", "unchanged", "reinforced", "deleted"]
+
+
+class RememberOut(Output):
+    network: str
+    created: int
+    updated: int
+    unchanged: int
+    reinforced: int
+    deleted: int = Field(description="sent again, but a person deleted them: left deleted")
+    edges: int = Field(description="associations strengthened")
+    engrams: list[RememberedOut]
+
+
+class CueOut(Output):
+    id: int
+    word: str
+    energy: float
+    depth: int = Field(description="0 for a query's own concept, n for n hops away")
+    parent: int | None = Field(description="the concept it was reached from")
+    seed: str | None = Field(description="how a starting concept matched: exact, fuzzy, ...")
+
+
+class ConnectionOut(Output):
+    source: int
+    target: int
+    weight: float
+    kind: str
+
+
+class WhyOut(Output):
+    channels: list[str] = Field(description="text, vector, activation")
+    path: list[str] = Field(description="concept words from a query concept to this memory")
+    parts: dict[str, float] = Field(description="the score's parts")
+
+
+class RankedEngramOut(Output):
+    id: int
+    external_id: str | None
+    type: str
+    content: str
+    metadata: dict[str, Any]
+    score: float
+    tokens: int
+    in_context: bool = Field(description="packed into `context` within the token budget")
+    why: WhyOut
+
+
+class MindOut(Output):
+    """What recall and prime answer: the activated concepts, ranked memories, a packed context."""
+
+    network: str
+    query: str | None
+    mode: str
+    cues: list[CueOut]
+    connections: list[ConnectionOut]
+    engrams: list[RankedEngramOut]
+    context: str
+    context_tokens: int
+    suppressed_duplicates: int
+    took_ms: float
+    notice: str | None = Field(
+        None, description="set when the network holds no memories: what to do instead"
+    )
+
+
+def present_mind(mind: Mind) -> MindOut:
+    in_context = set(mind.context_ids)
+    return MindOut(
+        network=mind.network,
+        query=mind.query,
+        mode=mind.mode,
+        cues=[
+            CueOut(
+                id=c.id,
+                word=c.word,
+                energy=round(c.energy, 4),
+                depth=c.depth,
+                parent=c.parent,
+                seed=c.seed_via or None,
+            )
+            for c in mind.cues
+        ],
+        connections=[
+            ConnectionOut(source=c.source, target=c.target, weight=round(c.weight, 4), kind=c.kind)
+            for c in mind.connections
+        ],
+        engrams=[
+            RankedEngramOut(
+                id=e.id,
+                external_id=e.external_id,
+                type=e.type,
+                content=e.content,
+                metadata=dict(e.metadata),
+                score=e.score,
+                tokens=e.token_count,
+                in_context=e.id in in_context,
+                why=WhyOut(
+                    channels=list(e.why.channels), path=list(e.why.path), parts=dict(e.why.parts)
+                ),
+            )
+            for e in mind.engrams
+        ],
+        context=mind.context,
+        context_tokens=mind.context_tokens,
+        suppressed_duplicates=mind.suppressed,
+        took_ms=mind.took_ms,
+        notice=mind.notice or None,
+    )
+
+
+class NetworkOut(Output):
+    key: str
+    engrams: int
+    cues: int
+    edges: int
+    created_at: datetime
+
+
+class NetworkList(Output):
+    networks: list[NetworkOut]
+
+
+def present_network(network: Any) -> NetworkOut:
+    """A network annotated with its counts (``engram_count``, ``cue_count``, ``edge_count``)."""
+    return NetworkOut(
+        key=network.key,
+        engrams=network.engram_count,
+        cues=network.cue_count,
+        edges=network.edge_count,
+        created_at=network.created_at,
+    )
+
+
+def engram_items(raw: list[dict[str, Any]]) -> list[EngramIn]:
+    """A list of engrams as clients send them, validated as one remember batch (scripts,
+    benchmarks and tests; interfaces validate whole requests)."""
+    return validated(RememberIn, {"engrams": raw}).engrams

@@ -1,0 +1,263 @@
+"""The life of an engram, in one place: what an incoming memory means for the one stored
+(``Plan``), how a revision moves it in the graph (``Revision``), and every change of content,
+links or status — create, reinforce, revise, restore, delete, archive.
+
+Remember, edit, import, maintenance (and moderation next) call these; none of them decides on
+its own whether an engram is in the graph. The graph rule: an engram is filed under its cues
+(linked) exactly while it is ``active``. Callers hold the engram's row lock and have upserted
+every cue a change touches in one sorted statement first (see memory.services.graph).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from audit.services import AuditEntry
+from base.background import after_commit
+from base.contracts import validated
+from memory.contracts import EngramIn
+from memory.core.extract import extract_schema
+from memory.core.hebbian import reinforce
+from memory.core.text import content_lemmas, estimate_tokens, lemma
+from memory.models import Engram, Network
+from memory.services.graph import engram_link, engram_unlink
+from tenants.models import Tenant
+
+REPEAT_STRENGTH_ETA = 0.1  # the same content remembered again strengthens the memory
+GONE = frozenset({Engram.Status.DELETED, Engram.Status.ERASED})  # a person's decision: final
+
+
+class Plan(StrEnum):
+    """What remembering an item does to the engram it matches (the value is the outcome)."""
+
+    CREATE = "created"  # nothing matches
+    REVISE = "updated"  # same external_id, something differs
+    UNCHANGED = "unchanged"  # same external_id, same fields
+    REINFORCE = "reinforced"  # same content, no external_id: strengthen, do not duplicate
+    KEEP_DELETED = "deleted"  # a person deleted it: an agent repeating itself does not undo that
+
+
+@dataclass(frozen=True)
+class Revision:
+    """How applying new fields moves an engram in the graph."""
+
+    words_changed: bool  # content or schema differ: re-file, re-embed
+    was_linked: bool
+    will_link: bool
+    status_after: str
+
+    @property
+    def joins(self) -> bool:
+        """It is filed under the new schema's cues (cue counts rise)."""
+        return self.will_link and (self.words_changed or not self.was_linked)
+
+    @property
+    def leaves(self) -> bool:
+        """It is taken out from under its old cues (edges weakened, counts lowered)."""
+        return self.was_linked and (self.words_changed or not self.will_link)
+
+    @property
+    def reinforces(self) -> bool:
+        """Its new words strengthen the edges between them."""
+        return self.words_changed and self.will_link
+
+
+# --- reading an item -------------------------------------------------------------------------
+
+
+def content_hash(content: str) -> str:
+    return hashlib.sha256(" ".join(content.split()).casefold().encode()).hexdigest()
+
+
+def lemma_words(words: list[str]) -> dict[str, str]:
+    """{lemma: first display word}, in order, one per concept."""
+    out: dict[str, str] = {}
+    for word in words:
+        key = lemma(word)
+        if key and key not in out:
+            out[key] = word
+    return out
+
+
+def schema_of(item: EngramIn) -> tuple[list[str], list[str]]:
+    """(display words, lemmas), one per concept, in order; derived when the client gave none."""
+    display = lemma_words(item.schema_ if item.schema_ else extract_schema(item.content))
+    return list(display.values()), list(display)
+
+
+def snapshot(engram: Engram) -> dict[str, Any]:
+    """What history shows of an engram (before/after in audit events)."""
+    return {
+        "content": engram.content,
+        "schema": list(engram.schema),
+        "type": engram.type,
+        "strength": engram.strength,
+        "importance": engram.importance,
+        "occurred_at": engram.occurred_at.isoformat() if engram.occurred_at else None,
+        "external_id": engram.external_id,
+        "metadata": engram.metadata,
+        "status": engram.status,
+    }
+
+
+def as_input(engram: Engram, changes: dict[str, Any]) -> EngramIn:
+    """The engram's fields with ``changes`` applied, as an input (validated again). New content
+    without a new schema derives the schema again; the external id never changes."""
+    fields = {
+        key: value for key, value in snapshot(engram).items() if key not in ("status", "schema")
+    }
+    if "content" not in changes:
+        fields["schema"] = list(engram.schema)
+    fields.update(changes)
+    fields["external_id"] = engram.external_id
+    return validated(EngramIn, {k: v for k, v in fields.items() if v is not None})
+
+
+# --- deciding ----------------------------------------------------------------------------------
+
+
+def _same(engram: Engram, item: EngramIn, display: list[str]) -> bool:
+    return (
+        engram.status == Engram.Status.ACTIVE
+        and engram.content == item.content
+        and list(engram.schema) == display
+        and engram.type == item.type
+        and engram.strength == item.strength
+        and engram.importance == item.importance
+        and engram.occurred_at == item.occurred_at
+        and engram.metadata == item.metadata
+    )
+
+
+def plan(existing: Engram | None, item: EngramIn, display: list[str]) -> Plan:
+    if existing is None:
+        return Plan.CREATE
+    if existing.status in GONE:
+        return Plan.KEEP_DELETED
+    if item.external_id:
+        return Plan.UNCHANGED if _same(existing, item, display) else Plan.REVISE
+    return Plan.REINFORCE
+
+
+def revision(engram: Engram, item: EngramIn, display: list[str], *, reactivate: bool) -> Revision:
+    """``reactivate``: an agent remembering an archived engram again brings it back; a person's
+    edit does not. Moderation states and deletions never change here."""
+    status = engram.status
+    if reactivate and status == Engram.Status.ARCHIVED:
+        status = Engram.Status.ACTIVE
+    return Revision(
+        words_changed=item.content != engram.content or display != list(engram.schema),
+        was_linked=engram.status == Engram.Status.ACTIVE,
+        will_link=status == Engram.Status.ACTIVE,
+        status_after=status,
+    )
+
+
+# --- changing ----------------------------------------------------------------------------------
+
+
+def _apply(engram: Engram, item: EngramIn, display: list[str], now: datetime) -> None:
+    engram.content = item.content
+    engram.schema = display
+    engram.terms = sorted(set(content_lemmas(item.content)) | {lemma(w) for w in display})
+    engram.type = item.type
+    engram.strength = item.strength
+    engram.importance = item.importance
+    engram.occurred_at = item.occurred_at
+    engram.external_id = item.external_id
+    engram.metadata = item.metadata
+    engram.token_count = estimate_tokens(item.content)
+    engram.content_hash = content_hash(item.content)
+    engram.updated_at = now
+
+
+def new_engram(
+    *,
+    tenant: Tenant,
+    network: Network,
+    item: EngramIn,
+    display: list[str],
+    source: str,
+    now: datetime,
+) -> Engram:
+    """An active engram, not yet saved (remember inserts a batch in one statement)."""
+    engram = Engram(
+        tenant=tenant, network=network, source=source, created_at=now, status=Engram.Status.ACTIVE
+    )
+    engram.embedding, engram.embedding_model = None, ""
+    _apply(engram, item, display, now)
+    return engram
+
+
+def revise(
+    *,
+    network: Network,
+    engram: Engram,
+    item: EngramIn,
+    display: list[str],
+    lemmas: list[str],
+    cue_ids: dict[str, int],
+    change: Revision,
+    now: datetime,
+) -> None:
+    """Apply ``item`` to a locked engram as ``change`` says: new words re-file it under its cues
+    and clear its vector (re-embedded after commit by the caller); the same words keep both."""
+    if change.leaves:
+        engram_unlink(network, engram)
+    _apply(engram, item, display, now)
+    engram.status = change.status_after
+    if change.words_changed:
+        engram.embedding, engram.embedding_model = None, ""
+    engram.save()
+    if change.joins:
+        engram_link(network, engram, lemmas, cue_ids)
+
+
+def reinforce_repeat(engram: Engram, now: datetime) -> None:
+    """The same content remembered again: a stronger memory, not a second one."""
+    engram.strength = round(reinforce(engram.strength, REPEAT_STRENGTH_ETA), 6)
+    engram.updated_at = now
+    engram.save(update_fields=["strength", "updated_at"])
+
+
+def _leave(network: Network, engram: Engram, status: str, now: datetime) -> str:
+    """Take a locked engram out of the graph into ``status``; returns the status it had."""
+    before = engram.status
+    if before == Engram.Status.ACTIVE:
+        engram_unlink(network, engram)
+    engram.status = status
+    engram.updated_at = now
+    engram.save(update_fields=["status", "updated_at"])
+    return before
+
+
+def delete(network: Network, engram: Engram, now: datetime) -> str:
+    """Soft delete: out of recall and the graph; the row and its history stay."""
+    return _leave(network, engram, Engram.Status.DELETED, now)
+
+
+def archive(network: Network, engram: Engram, now: datetime) -> str:
+    """Retire a cold engram: out of recall and the graph, still listed, back when remembered."""
+    return _leave(network, engram, Engram.Status.ARCHIVED, now)
+
+
+def entry(verb: str, engram: Engram, **change: dict[str, Any] | None) -> AuditEntry:
+    """The audit entry of a change to ``engram`` (``before`` / ``after`` as keywords)."""
+    return AuditEntry(
+        verb=verb,
+        target_type="engram",
+        target_id=engram.pk,
+        target_label=engram.content[:200],
+        before=change.get("before"),
+        after=change.get("after"),
+    )
+
+
+def embed_later(tenant_id: int, network_id: int, ids: list[int]) -> None:
+    """Queue the embedding of these engrams after commit."""
+    if ids:
+        after_commit("memory.tasks.embed_engrams", tenant_id, network_id, sorted(ids))

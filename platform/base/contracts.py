@@ -1,0 +1,207 @@
+"""Contracts: the one typed description of what an operation takes and what it answers.
+
+Each operation has an input model and an output model (pydantic), defined next to its services
+(``memory/contracts.py``, ``roles/contracts.py``, ...). REST validates request bodies with them
+and renders their JSON (drf-spectacular builds the OpenAPI schema from the same classes), MCP
+tools take them as typed arguments (the SDK builds the tool's input schema from them), and the
+dashboard fills them from forms. So a rule, a limit or an error message is written once.
+
+``validated()`` turns pydantic's errors into one ``ValidationFailed`` that names every bad field
+the way the client wrote it (``engrams[3].strength``), with messages for people.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime
+from typing import Annotated, Any
+
+from django.utils.dateparse import parse_datetime
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+)
+from pydantic_core import ErrorDetails, PydanticCustomError
+
+from base.errors import ValidationFailed
+
+
+class Contract(BaseModel):
+    """Base of every input and output model: unknown fields are refused, never ignored."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON an interface sends (field aliases applied, dates as ISO strings)."""
+        return self.model_dump(mode="json", by_alias=True)
+
+
+class Output(Contract):
+    """Base of answers: built by presenters from services' results, never from clients."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+
+def validated[C: BaseModel](model: type[C], data: object) -> C:
+    """``data`` as a ``model``, or ``ValidationFailed`` naming every bad field."""
+    if not isinstance(data, dict) and not isinstance(data, BaseModel):
+        raise ValidationFailed.field("request", "send a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise invalid(exc) from None
+
+
+def invalid(exc: ValidationError, prefix: str = "") -> ValidationFailed:
+    """One ValidationFailed for all of pydantic's errors, the first in the message."""
+    fields: dict[str, str] = {}
+    for error in exc.errors(include_url=False):
+        name = field_path(error["loc"], prefix)
+        fields.setdefault(name, message_for(error))
+    first, message = next(iter(fields.items()))
+    more = f" (and {len(fields) - 1} more)" if len(fields) > 1 else ""
+    return ValidationFailed(f"{first}: {message}{more}", fields=fields)
+
+
+def field_path(loc: tuple[int | str, ...], prefix: str = "") -> str:
+    """``("engrams", 3, "strength")`` -> ``engrams[3].strength``."""
+    path = prefix
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part.startswith("function-") or part in ("str", "list[str]"):
+            continue  # a union's branch name, not a field
+        else:
+            path += f".{part}" if path else part
+    return path or "request"
+
+
+_TYPE_NAMES = {
+    "string_type": "must be text",
+    "float_type": "must be a number",
+    "float_parsing": "must be a number",
+    "int_type": "must be a whole number",
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "dict_type": "must be a JSON object",
+    "list_type": "must be a list",
+    "model_type": "must be a JSON object",
+    "model_attributes_type": "must be a JSON object",
+    "datetime_type": "must be an ISO 8601 date-time",
+    "datetime_parsing": "must be an ISO 8601 date-time",
+    "datetime_from_date_parsing": "must be an ISO 8601 date-time",
+    "date_type": "must be a date like 2026-12-31",
+    "date_parsing": "must be a date like 2026-12-31",
+    "date_from_datetime_parsing": "must be a date like 2026-12-31",
+    "missing": "is required",
+    "extra_forbidden": "is not a field here",
+    "timezone_aware": "must include a time zone (for example Z)",
+}
+
+
+def message_for(error: ErrorDetails) -> str:
+    kind, ctx = error["type"], error.get("ctx") or {}
+    if kind in _TYPE_NAMES:
+        return _TYPE_NAMES[kind]
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        bound = next(iter(ctx.values()), "")
+        words = {
+            "greater_than_equal": "at least",
+            "less_than_equal": "at most",
+            "greater_than": "more than",
+            "less_than": "less than",
+        }[kind]
+        if isinstance(bound, float) and bound.is_integer():
+            bound = int(bound)
+        return f"must be {words} {bound}, not {error.get('input')}"
+    if kind in ("string_too_long", "too_long"):
+        text = kind == "string_too_long" or isinstance(error.get("input"), str)
+        unit = "characters" if text else "items"
+        return f"at most {ctx.get('max_length')} {unit}"
+    if kind in ("string_too_short", "too_short"):
+        return "may not be empty" if ctx.get("min_length") == 1 else error["msg"]
+    if kind in ("literal_error", "enum"):
+        return f"one of {ctx.get('expected', '')}".replace("'", "")
+    if kind == "value_error":
+        return str(ctx.get("error", error["msg"]))
+    return error["msg"]
+
+
+def refuse(message: str) -> PydanticCustomError:
+    """A validation error with our own wording (raise it from a validator)."""
+    return PydanticCustomError("mnemo", message)
+
+
+# --- field types shared by the contracts ----------------------------------------------------
+
+
+def _clean_text(value: str) -> str:
+    if "\x00" in value:
+        raise refuse("may not contain NUL characters")
+    return value
+
+
+def _instant(value: object) -> object:
+    """An ISO 8601 date-time with a time zone (impossible dates like 2024-02-30 refused)."""
+    if isinstance(value, datetime):
+        parsed: datetime | None = value
+    elif isinstance(value, str):
+        try:
+            parsed = parse_datetime(value.strip())
+        except ValueError:  # well-formed but impossible
+            parsed = None
+    else:
+        raise refuse("must be an ISO 8601 date-time")
+    if parsed is None:
+        raise refuse("must be an ISO 8601 date-time")
+    if parsed.tzinfo is None:
+        raise refuse("must include a time zone (for example Z)")
+    return parsed
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise refuse("must be a finite number")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_clean_text)]
+"""A string without NUL characters (Postgres cannot store them)."""
+
+Instant = Annotated[datetime, BeforeValidator(_instant)]
+"""An aware date-time sent as ISO 8601 text."""
+
+UnitInterval = Annotated[float, Field(strict=True, ge=0, le=1), AfterValidator(_finite)]
+"""A number from 0 to 1 (integers allowed; strings and booleans refused)."""
+
+
+def _query_int(value: object) -> object:
+    """Query parameters arrive as text: ASCII digits only (``str.isdigit`` would take "²")."""
+    if isinstance(value, str):
+        if not re.fullmatch(r"[0-9]{1,9}", value):
+            raise refuse("must be a whole number")
+        return int(value)
+    return value
+
+
+PageSize = Annotated[int, BeforeValidator(_query_int), Field(ge=1, le=200)]
+"""How many rows a page holds (a query parameter)."""
+
+
+class ErrorDetailOut(Output):
+    code: str = Field(description="Stable, machine-readable: validation_error, not_found, ...")
+    message: str = Field(description="For people; may change.")
+    fields: dict[str, str] | None = Field(None, description="The problem with each input field.")
+
+
+class ErrorOut(Output):
+    """Every error answer: ``{"error": {"code", "message", "fields"?}}``."""
+
+    error: ErrorDetailOut

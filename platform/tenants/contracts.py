@@ -1,0 +1,73 @@
+"""API keys and "who am I" as interfaces take and show them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from base.contracts import Contract, Instant, Output, Text
+from tenants.models import ApiKey, Tenant
+
+Scope = Literal["read", "write", "admin"]
+
+
+class KeyCreateIn(Contract):
+    name: Text = Field(min_length=1, max_length=100)
+    scopes: list[Scope] = Field(min_length=1)
+    expires_at: Instant | None = None
+
+
+class KeyOut(Output):
+    id: int
+    name: str
+    prefix: str
+    scopes: list[str]
+    status: str
+    created_at: datetime
+    expires_at: datetime | None
+    last_used_at: datetime | None
+    revoked_at: datetime | None
+
+
+class KeyCreatedOut(KeyOut):
+    secret: str = Field(description="Shown once; store it now.")
+
+
+class KeyList(Output):
+    keys: list[KeyOut]
+
+
+def present_key(key: ApiKey) -> KeyOut:
+    return KeyOut(
+        id=key.pk,
+        name=key.name,
+        prefix=key.prefix,
+        scopes=list(key.scopes),
+        status=key.status,
+        created_at=key.created_at,
+        expires_at=key.expires_at,
+        last_used_at=key.last_used_at,
+        revoked_at=key.revoked_at,
+    )
+
+
+class TenantSummaryOut(Output):
+    slug: str
+    name: str
+    plan: str
+
+
+class WhoAmIOut(Output):
+    tenant: TenantSummaryOut
+    key: KeyOut
+    mcp_url: str
+
+
+def present_whoami(tenant: Tenant, key: ApiKey) -> WhoAmIOut:
+    return WhoAmIOut(
+        tenant=TenantSummaryOut(slug=tenant.slug, name=tenant.name, plan=tenant.plan),
+        key=present_key(key),
+        mcp_url=tenant.mcp_url,
+    )
