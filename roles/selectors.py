@@ -175,13 +175,6 @@ def role_versions(*, tenant: Tenant, role: Role) -> QuerySet[RoleVersion]:
     return RoleVersion.objects.filter(tenant=tenant, role=role).order_by("-version")
 
 
-def role_version_get(*, tenant: Tenant, role: Role, version: int) -> RoleVersion:
-    found = RoleVersion.objects.filter(tenant=tenant, role=role, version=version).first()
-    if found is None:
-        raise NotFound(f"Role “{role.slug}” has no version {version}.")
-    return found
-
-
 def _resource_spec(row: RoleResource) -> ResourceSpec:
     return ResourceSpec(
         kind=row.kind,

@@ -14,12 +14,23 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_POST
 from markdown_it import MarkdownIt
 
+from base.contracts import validated
 from base.errors import MnemoError, PermissionDenied
 from frontend.views.base import can, page, report, tenant_view
 from roles import selectors, services
+from roles.contracts import (
+    ResourceCreateIn,
+    ResourcePatch,
+    RoleCopyIn,
+    RoleCreateIn,
+    RolePatch,
+    checked_kind,
+)
 from roles.dpml import DpmlError
 from roles.models import Role, RoleResource
 from roles.selectors import RoleSpec
+from roles.services import RESOURCE, ROLE
+from roles.validation import dpml_validate
 from tenants.permissions import Capability
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False})  # raw HTML in a role is shown, not run
@@ -62,7 +73,7 @@ def _check_context(errors: list[DpmlError], preview: str) -> dict[str, Any]:
 
 
 def _check(request: HttpRequest, source: str, kind: str, name: str) -> dict[str, Any]:
-    check = services.dpml_validate(
+    check = dpml_validate(
         tenant=request.tenant,  # type: ignore[attr-defined]
         source=source,
         kind=kind,
@@ -145,9 +156,9 @@ def role_new(request: HttpRequest) -> HttpResponse:
     data = {"slug": request.POST.get("slug", ""), **_role_form_data(request)}
     try:
         role = services.role_create(
-            tenant=request.tenant,
-            actor=request.actor,
-            data=data,  # type: ignore[attr-defined]
+            tenant=request.tenant,  # type: ignore[attr-defined]
+            actor=request.actor,  # type: ignore[attr-defined]
+            data=validated(RoleCreateIn, data),
         )
     except MnemoError as exc:
         return _editor(request, spec=None, data=data, error=exc, status=exc.status)
@@ -198,9 +209,9 @@ def role_detail(request: HttpRequest, role_slug: str) -> HttpResponse:
     try:
         role = services.role_update(
             tenant=tenant,
-            actor=request.actor,
-            role=spec.row,  # type: ignore[attr-defined]
-            changes={k: data[k] for k in ("name", "description", "source", "status")},
+            actor=request.actor,  # type: ignore[attr-defined]
+            role=spec.row,
+            changes=validated(RolePatch, {k: data[k] for k in ROLE.fields}),
         )
     except MnemoError as exc:
         return _editor(request, spec=spec, data=data, error=exc, status=exc.status)
@@ -218,9 +229,9 @@ def role_copy(request: HttpRequest, role_slug: str) -> HttpResponse:
     try:
         role = services.role_copy(
             tenant=tenant,
-            actor=request.actor,
-            slug=role_slug,  # type: ignore[attr-defined]
-            new_slug=request.POST.get("slug", "").strip(),
+            actor=request.actor,  # type: ignore[attr-defined]
+            slug=role_slug,
+            data=validated(RoleCopyIn, {"slug": request.POST.get("slug", "").strip() or None}),
         )
     except MnemoError as exc:
         report(request, exc)
@@ -373,9 +384,9 @@ def resource_new(request: HttpRequest) -> HttpResponse:
     data["name"] = request.POST.get("rname", "")
     try:
         row = services.resource_create(
-            tenant=request.tenant,
-            actor=request.actor,
-            data=data,  # type: ignore[attr-defined]
+            tenant=request.tenant,  # type: ignore[attr-defined]
+            actor=request.actor,  # type: ignore[attr-defined]
+            data=validated(ResourceCreateIn, data),
         )
     except MnemoError as exc:
         return _resource_editor(request, existing=False, data=data, error=exc, status=exc.status)
@@ -386,7 +397,7 @@ def resource_new(request: HttpRequest) -> HttpResponse:
 @tenant_view()
 def resource_detail(request: HttpRequest, kind: str, name: str) -> HttpResponse:
     tenant = request.tenant  # type: ignore[attr-defined]
-    spec = services.resource_spec_for(tenant=tenant, kind=kind, name=name)
+    spec = selectors.resource_get_for_tenant(tenant=tenant, kind=checked_kind(kind), name=name)
     data = {
         "kind": spec.kind,
         "name": spec.name,
@@ -399,18 +410,14 @@ def resource_detail(request: HttpRequest, kind: str, name: str) -> HttpResponse:
         raise PermissionDenied("Your role can read roles here, not change them.")
     data.update({k: request.POST.get(k, "") for k in ("description", "source")})
     try:
+        actor = request.actor  # type: ignore[attr-defined]
         if spec.row is None:  # saving a built-in makes the workspace's own version of it
-            row = services.resource_create(
-                tenant=tenant,
-                actor=request.actor,
-                data=data,  # type: ignore[attr-defined]
-            )
+            created = validated(ResourceCreateIn, data)
+            row = services.resource_create(tenant=tenant, actor=actor, data=created)
         else:
+            changes = validated(ResourcePatch, {k: data[k] for k in RESOURCE.fields})
             row = services.resource_update(
-                tenant=tenant,
-                actor=request.actor,
-                resource=spec.row,  # type: ignore[attr-defined]
-                changes={"description": data["description"], "source": data["source"]},
+                tenant=tenant, actor=actor, resource=spec.row, changes=changes
             )
     except MnemoError as exc:
         return _resource_editor(

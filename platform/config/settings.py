@@ -253,6 +253,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "OAS_VERSION": "3.1.0",  # pydantic contracts describe themselves in JSON Schema 2020-12
+    # Enums stay inline where the contracts put them (the default hook renames every enum that
+    # two contracts share a field name for, with a warning each time).
+    "POSTPROCESSING_HOOKS": [],
+    "COMPONENT_SPLIT_PATCH": False,  # the *Patch contracts are partial by design
 }
 
 SESSION_COOKIE_HTTPONLY = True

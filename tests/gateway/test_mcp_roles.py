@@ -12,6 +12,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from audit.actors import Actor
+from roles.contracts import RoleCreateIn
 from roles.services import role_create
 from tenants import rls
 from tests.factories import make_cast, make_key
@@ -101,8 +102,9 @@ def test_a_role_written_by_the_workspace_is_activatable_at_once_and_only_there(
         "<role>\n<personality>\nYou are Acme's on-call guide.\n</personality>\n<principle>\n"
         "@!execution://memory-discipline\n</principle>\n</role>"
     )
-    data = {"slug": "on-call", "name": "On-call guide", "description": "Pager help",
-            "source": source}  # fmt: skip
+    data = RoleCreateIn(
+        slug="on-call", name="On-call guide", description="Pager help", source=source
+    )
     with rls.tenant_scope(cast.tenant.pk):
         role_create(tenant=cast.tenant, actor=Actor.system("test"), data=data)
     found, activated = calls(

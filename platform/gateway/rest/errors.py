@@ -6,7 +6,9 @@ import logging
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -97,5 +99,17 @@ def json_error_page(
     return JsonResponse(error_body(code, message), status=status_code)
 
 
-def api_not_found(request: HttpRequest) -> JsonResponse:
+@csrf_exempt  # it serves API views, which authenticate by bearer key, never by cookie
+def api_not_found(request: HttpRequest) -> HttpResponse:
+    """The catch-all of /api/v1/. Clients often add a trailing slash (or leave one out): the
+    same path with or without it is served by its endpoint, same method, same body — a
+    redirect would lose the body of a POST."""
+    path = request.path_info
+    other = path[:-1] if path.endswith("/") else path + "/"
+    try:
+        match = resolve(other)
+    except Resolver404:
+        match = None
+    if match is not None and match.func is not api_not_found:
+        return match.func(request, *match.args, **match.kwargs)  # type: ignore[no-any-return]
     return json_error_page(request, 404, "not_found", f"no such endpoint: {request.path}")

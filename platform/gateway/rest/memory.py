@@ -103,7 +103,9 @@ class PrimeView(TenantAPIView):
 class NetworkListView(TenantAPIView):
     required_scope = "read"
 
-    @extend_schema(responses=with_errors(NetworkList), summary="List networks")
+    @extend_schema(
+        responses=with_errors(NetworkList), summary="List networks", operation_id="networks_list"
+    )
     def get(self, request: Request) -> Response:
         networks = selectors.networks_for_tenant(tenant=self.tenant)
         return answer(NetworkList(networks=[present_network(n) for n in networks]))
@@ -127,6 +129,7 @@ class EngramListView(TenantAPIView):
         parameters=query_parameters(EngramFilters),
         responses=with_errors(EngramPage),
         summary="List engrams",
+        operation_id="engrams_list",
     )
     def get(self, request: Request) -> Response:
         filters = self.params(EngramFilters)

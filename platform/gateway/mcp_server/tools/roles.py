@@ -11,15 +11,15 @@ from typing import Literal
 
 from mcp.server.mcpserver import Context
 
-from base.errors import ValidationFailed
 from gateway.mcp_server import sessions
 from gateway.mcp_server.principal import principal_from
 from gateway.mcp_server.tools.common import in_tenant, next_steps, state_of, tenant_of, tool
 from gateway.mcp_server.tools.memory import render_mind
 from memory.contracts import present_mind
 from roles import selectors
+from roles.contracts import RoleToActivate
 from roles.selectors import RoleSpec
-from roles.services import SLUG, Activation, role_activate
+from roles.services import Activation, role_activate
 
 
 def _listing(specs: list[RoleSpec]) -> str:
@@ -79,16 +79,12 @@ async def discover(
         "`role` use this role's memory for the rest of the session."
     ),
 )
-async def action(ctx: Context, role: str) -> str:
+async def action(ctx: Context, role: RoleToActivate) -> str:
     principal = principal_from(ctx)
     principal.require("read")
-    slug = (role or "").strip().lower()
+    slug = role
 
     def work() -> tuple[Activation, str]:
-        if not SLUG.fullmatch(slug):
-            raise ValidationFailed.field(
-                "role", "a role slug such as code-reviewer (`discover` lists them)"
-            )
         activation = role_activate(
             tenant=tenant_of(principal), actor=principal.actor, slug=slug, source="mcp"
         )

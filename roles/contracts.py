@@ -1,0 +1,317 @@
+"""The contracts of the role operations: writing roles and resources, checking DPML, rendering
+and activating a role — what they take and what they answer (see base/contracts.py)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BeforeValidator, Field
+
+from base.contracts import Contract, Output, Text, refuse
+from base.errors import ValidationFailed
+from memory.contracts import MindOut, present_mind
+from memory.core.mind import Mind
+from roles.dpml import Document, DpmlError
+from roles.dpml.parser import MAX_SOURCE_CHARS
+from roles.selectors import ResourceSpec, RoleSpec
+
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
+RESERVED_SLUGS = frozenset({"new", "check"})  # dashboard paths under /roles/
+RESOURCE_NAME = re.compile(r"[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9_-])?")  # as references allow
+
+
+def _slug(value: object) -> str:
+    slug = str(value or "").strip().lower() if isinstance(value, str | None) else ""
+    if slug in RESERVED_SLUGS:
+        raise refuse(f"“{slug}” is reserved; choose another")
+    if not SLUG.fullmatch(slug):
+        raise refuse("1–60 lower-case letters, digits and '-', starting with a letter or digit")
+    return slug
+
+
+def _role_to_activate(value: object) -> str:
+    slug = value.strip().lower() if isinstance(value, str) else ""
+    if not SLUG.fullmatch(slug):
+        raise refuse("a role slug such as code-reviewer (`discover` lists them)")
+    return slug
+
+
+def _resource_name(value: object) -> str:
+    name = value.strip().lower() if isinstance(value, str) else ""
+    if not RESOURCE_NAME.fullmatch(name):
+        raise refuse(
+            "1–100 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit"
+        )
+    return name
+
+
+def _strip(value: object) -> object:
+    return value.strip() if isinstance(value, str) else value
+
+
+def _required_source(value: str) -> str:
+    if not value.strip():
+        raise refuse("is required")
+    return value
+
+
+Slug = Annotated[str, BeforeValidator(_slug)]
+RoleToActivate = Annotated[
+    str, BeforeValidator(_role_to_activate), Field(description="a role's slug, as discover lists")
+]
+ResourceName = Annotated[str, BeforeValidator(_resource_name)]
+Name = Annotated[Text, BeforeValidator(_strip), Field(min_length=1, max_length=120)]
+Description = Annotated[Text, BeforeValidator(_strip), Field(max_length=300)]
+Source = Annotated[
+    Text,
+    Field(max_length=MAX_SOURCE_CHARS, description="DPML: <role> with personality, principle, …"),
+    AfterValidator(_required_source),
+]
+RoleStatus = Literal["draft", "active", "archived"]
+ResourceKind = Literal["thought", "execution", "knowledge"]
+Origin = Literal["builtin", "tenant"]
+
+
+# --- inputs --------------------------------------------------------------------------------
+
+
+class RoleCreateIn(Contract):
+    slug: Slug
+    name: Name
+    description: Description = ""
+    source: Source
+    status: RoleStatus = "active"
+
+
+class RolePatch(Contract):
+    """Fields to change; a change makes a new version."""
+
+    name: Name | None = None
+    description: Description | None = None
+    source: Source | None = None
+    status: RoleStatus | None = None
+
+    @property
+    def changes(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+
+class RoleCopyIn(Contract):
+    slug: Slug | None = Field(None, description="slug of the copy (a built-in keeps its own)")
+    name: Name | None = None
+
+
+class ResourceCreateIn(Contract):
+    kind: ResourceKind
+    name: ResourceName
+    description: Description = ""
+    source: Source
+
+
+class ResourcePatch(Contract):
+    description: Description | None = None
+    source: Source | None = None
+
+    @property
+    def changes(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+
+def _truthy(value: object) -> object:
+    return value in ("1", "true", "True", True) if isinstance(value, str | bool) else value
+
+
+class RoleFilters(Contract):
+    q: Text = Field("", description="words in slug, name or description")
+    origin: Origin | Literal[""] = ""
+    archived: Annotated[bool, BeforeValidator(_truthy)] = False
+
+
+class ResourceFilters(Contract):
+    kind: ResourceKind | Literal[""] = ""
+
+
+class DpmlCheckIn(Contract):
+    source: str = Field(max_length=MAX_SOURCE_CHARS)
+    kind: Literal["role", "thought", "execution", "knowledge"] = "role"
+    name: str = Field("", max_length=120, description="title of the preview")
+
+
+# --- outputs -------------------------------------------------------------------------------
+
+
+class DpmlErrorOut(Output):
+    code: str
+    message: str
+    line: int
+    column: int
+    severity: Literal["error", "warning"]
+    document: str = Field(description="the resource it sits in; empty for the document itself")
+
+
+def present_errors(errors: list[DpmlError]) -> list[DpmlErrorOut]:
+    return [DpmlErrorOut(**e.as_dict()) for e in errors]
+
+
+class RoleOut(Output):
+    slug: str
+    name: str
+    description: str
+    origin: Origin
+    status: RoleStatus
+    version: int
+    based_on: str | None
+    customised: bool
+    network: str
+    valid: bool
+    errors: list[DpmlErrorOut]
+    updated_at: datetime | None
+
+
+class RoleDetailOut(RoleOut):
+    source: str
+
+
+class RoleList(Output):
+    roles: list[RoleOut]
+
+
+def present_role(spec: RoleSpec) -> RoleOut:
+    return RoleOut(
+        slug=spec.slug,
+        name=spec.name,
+        description=spec.description,
+        origin=spec.origin,
+        status=spec.status,  # type: ignore[arg-type]  # a Role.Status value
+        version=spec.version,
+        based_on=spec.based_on or None,
+        customised=spec.customised,
+        network=spec.network_key,
+        valid=spec.document.ok,
+        errors=present_errors(spec.document.errors),
+        updated_at=spec.updated_at,
+    )
+
+
+def present_role_detail(spec: RoleSpec) -> RoleDetailOut:
+    return RoleDetailOut(**present_role(spec).model_dump(), source=spec.source)
+
+
+class ResourceOut(Output):
+    uri: str
+    kind: ResourceKind
+    name: str
+    description: str
+    origin: Origin
+    version: int
+    updated_at: datetime | None
+
+
+class ResourceDetailOut(ResourceOut):
+    source: str
+
+
+class ResourceList(Output):
+    resources: list[ResourceOut]
+
+
+def present_resource(spec: ResourceSpec) -> ResourceOut:
+    return ResourceOut(
+        uri=spec.uri,
+        kind=spec.kind,  # type: ignore[arg-type]  # a RoleResource.Kind value
+        name=spec.name,
+        description=spec.description,
+        origin=spec.origin,
+        version=spec.version,
+        updated_at=spec.updated_at,
+    )
+
+
+def present_resource_detail(spec: ResourceSpec) -> ResourceDetailOut:
+    return ResourceDetailOut(**present_resource(spec).model_dump(), source=spec.source)
+
+
+class VersionOut(Output):
+    version: int
+    author: str
+    note: str
+    created_at: datetime
+    source: str
+
+
+class VersionList(Output):
+    versions: list[VersionOut]
+
+
+def present_versions(rows: Any) -> VersionList:
+    return VersionList(
+        versions=[
+            VersionOut(
+                version=v.version,
+                author=v.author,
+                note=v.note,
+                created_at=v.created_at,
+                source=v.source,
+            )
+            for v in rows
+        ]
+    )
+
+
+class RenderOut(Output):
+    slug: str
+    persona: str
+    valid: bool
+    errors: list[DpmlErrorOut]
+
+
+def present_render(spec: RoleSpec, persona: str, errors: list[DpmlError]) -> RenderOut:
+    return RenderOut(
+        slug=spec.slug,
+        persona=persona,
+        valid=not any(e.severity == "error" for e in errors),
+        errors=present_errors(errors),
+    )
+
+
+class ActivationOut(Output):
+    role: RoleOut
+    persona: str = Field(description="who to be: the rendered persona, references written out")
+    prime: MindOut = Field(description="the role's memory, primed")
+    warnings: list[DpmlErrorOut]
+
+
+def present_activation(
+    role: RoleSpec, persona: str, mind: Mind, warnings: list[DpmlError]
+) -> ActivationOut:
+    return ActivationOut(
+        role=present_role(role),
+        persona=persona,
+        prime=present_mind(mind),
+        warnings=present_errors(warnings),
+    )
+
+
+class DpmlCheckOut(Output):
+    valid: bool
+    errors: list[DpmlErrorOut]
+    references: list[str]
+    preview: str
+
+
+def present_check(document: Document, errors: list[DpmlError], preview: str) -> DpmlCheckOut:
+    return DpmlCheckOut(
+        valid=not any(e.severity == "error" for e in errors),
+        errors=present_errors(errors),
+        references=sorted({r.uri for r in document.references()}),
+        preview=preview,
+    )
+
+
+def checked_kind(raw: str) -> str:
+    """A resource kind from a URL, or ValidationFailed naming ``kind``."""
+    if raw not in ("thought", "execution", "knowledge"):
+        raise ValidationFailed.field("kind", "one of thought, execution, knowledge")
+    return raw
