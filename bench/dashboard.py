@@ -63,9 +63,11 @@ def login(base: str, email: str) -> httpx2.Client:
     page = http.get("/login/")
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
     assert token, "no CSRF token on the login page"
-    done = http.post("/login/", data={"username": email, "password": PASSWORD,
-                                      "csrfmiddlewaretoken": token.group(1)},
-                     headers={"Referer": base + "/login/"})  # fmt: skip
+    done = http.post(
+        "/login/",
+        data={"username": email, "password": PASSWORD, "csrfmiddlewaretoken": token.group(1)},
+        headers={"Referer": base + "/login/"},
+    )
     if done.status_code != 302:
         raise SystemExit("could not log in to the dashboard")
     return http
@@ -109,8 +111,12 @@ def main() -> None:
     migrate()
     key = tenant(args.size)
     slug, email = f"bench-{args.size}", f"bench{args.size}@mnemo.local"
-    manage("shell", "-c", f"from tenants.models import User; u = User.objects.get(email='{email}');"
-           f" u.set_password('{PASSWORD}'); u.save()")  # fmt: skip
+    manage(
+        "shell",
+        "-c",
+        f"from tenants.models import User; u = User.objects.get(email='{email}');"
+        f" u.set_password('{PASSWORD}'); u.save()",
+    )
     server = start_server(args.port)
     base = f"http://127.0.0.1:{args.port}"
     try:
@@ -130,11 +136,23 @@ def main() -> None:
 
         row("browse: first page (newest)", f"{net}/")
         deep = walk(http, f"{net}/?sort=newest", args.pages)
-        rows.append((f"browse: pages 2–{len(deep)} by cursor", percentile(deep[1:], 50),
-                     percentile(deep[1:], 95), f"page {len(deep)}: {deep[-1]:.0f} ms"))  # fmt: skip
+        rows.append(
+            (
+                f"browse: pages 2–{len(deep)} by cursor",
+                percentile(deep[1:], 50),
+                percentile(deep[1:], 95),
+                f"page {len(deep)}: {deep[-1]:.0f} ms",
+            )
+        )
         strong = walk(http, f"{net}/?sort=strongest", args.pages // 2)
-        rows.append(("browse: strongest, by cursor", percentile(strong, 50),
-                     percentile(strong, 95), f"{len(strong)} pages"))  # fmt: skip
+        rows.append(
+            (
+                "browse: strongest, by cursor",
+                percentile(strong, 50),
+                percentile(strong, 95),
+                f"{len(strong)} pages",
+            )
+        )
         row("browse: PATTERN, strength ≥ 0.6", f"{net}/?type=PATTERN&min_strength=0.6")
         word = re.search(r'<small class="muted">([a-z]+) ·', first)
         row("browse: full-text search", f"{net}/?q={word.group(1) if word else 'release'}")
@@ -142,17 +160,26 @@ def main() -> None:
             row("engram detail", f"{net}/engrams/{engram.group(1)}/")
         if hub:
             for depth in (2, 3):
-                p50, p95, body = timed(http, f"{net}/graph.json?cue={hub.group(1)}&depth={depth}",
-                                       args.repeat)  # fmt: skip
+                p50, p95, body = timed(
+                    http, f"{net}/graph.json?cue={hub.group(1)}&depth={depth}", args.repeat
+                )
                 nodes = body.count('"word"')
                 rows.append((f"graph: hub, depth {depth}", p50, p95, f"{nodes} nodes"))
         row("playground: recall", f"{net}/playground/?run=1&query=release+deploy+service")
         row("overview (plots, counts, latency)", f"/t/{slug}/", "")
         baseline = subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), "shell", "-c",
-             SQL_BASELINE.format(slug=slug, repeat=args.repeat)],
-            capture_output=True, text=True, cwd=ROOT, check=True,
-        ).stdout.split("\n")  # fmt: skip
+            [
+                sys.executable,
+                str(ROOT / "manage.py"),
+                "shell",
+                "-c",
+                SQL_BASELINE.format(slug=slug, repeat=args.repeat),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        ).stdout.split("\n")
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -50,9 +50,11 @@ class SignupForm(forms.Form):
         help_text="At least 10 characters, not a common password.",
     )
     workspace = forms.CharField(
-        label="Workspace name", max_length=120, required=False,
+        label="Workspace name",
+        max_length=120,
+        required=False,
         help_text="Your team or company. You can create more later.",
-    )  # fmt: skip
+    )
 
     def __init__(self, *args: Any, invited: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -65,9 +67,11 @@ class SignupForm(forms.Form):
 class WorkspaceForm(forms.Form):
     name = forms.CharField(label="Workspace name", max_length=120)
     slug = forms.CharField(  # validated by the service, which explains what is wrong
-        label="URL name", max_length=60, required=False,
+        label="URL name",
+        max_length=60,
+        required=False,
         help_text="Lowercase letters, digits and dashes; leave empty to derive it from the name.",
-    )  # fmt: skip
+    )
 
 
 class ApiKeyForm(forms.Form):
@@ -75,13 +79,16 @@ class ApiKeyForm(forms.Form):
         max_length=100, widget=forms.TextInput(attrs={"placeholder": "my-agent"})
     )
     scopes = forms.MultipleChoiceField(
-        choices=ApiKey.Scope.choices, widget=forms.CheckboxSelectMultiple,
+        choices=ApiKey.Scope.choices,
+        widget=forms.CheckboxSelectMultiple,
         initial=[ApiKey.Scope.READ, ApiKey.Scope.WRITE],
-    )  # fmt: skip
+    )
     expires_on = forms.DateField(
-        label="Expires on", required=False, widget=forms.DateInput(attrs={"type": "date"}),
+        label="Expires on",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
         help_text="Optional. The key stops working at the start of this day (UTC).",
-    )  # fmt: skip
+    )
 
     def clean_expires_on(self) -> date | None:
         day = self.cleaned_data.get("expires_on")

@@ -37,6 +37,7 @@ from base.contracts import (
 from base.errors import ValidationFailed
 from memory.core.mind import Mind
 from memory.models import Engram, Network
+from memory.selectors import CountedNetwork
 
 MAX_BATCH = 1000
 MAX_CONTENT_CHARS = 16_000
@@ -53,7 +54,7 @@ NETWORK_KEY_RULE = (
     "(for example default, role:writer, user:42)."
 )
 RECALL_MODES = ("balanced", "creative", "focused")
-CHANNELS = ("text", "vector", "activation")
+CHANNELS: tuple[Literal["text", "vector", "activation"], ...] = ("text", "vector", "activation")
 
 # --- field types ---------------------------------------------------------------------------
 
@@ -321,7 +322,7 @@ def present_engram(engram: Engram, network: Network | None = None) -> EngramOut:
         network=(network or engram.network).key,
         external_id=engram.external_id,
         content=engram.content,
-        schema=list(engram.schema),
+        schema_=list(engram.schema),
         type=engram.type,
         strength=engram.strength,
         importance=engram.importance,
@@ -470,7 +471,7 @@ class NetworkList(Output):
     networks: list[NetworkOut]
 
 
-def present_network(network: Any) -> NetworkOut:
+def present_network(network: CountedNetwork) -> NetworkOut:
     """A network annotated with its counts (``engram_count``, ``cue_count``, ``edge_count``)."""
     return NetworkOut(
         key=network.key,

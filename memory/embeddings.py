@@ -65,7 +65,8 @@ class LocalMiniLM:
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32).tolist()
+        vectors: list[list[float]] = (pooled / np.maximum(norms, 1e-12)).astype(np.float32).tolist()
+        return vectors
 
 
 class HttpEmbedder:
@@ -83,9 +84,11 @@ class HttpEmbedder:
             return []
         headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         response = httpx2.post(
-            f"{self.url}/embeddings", json={"model": self.model_id, "input": texts},
-            headers=headers, timeout=30,
-        )  # fmt: skip
+            f"{self.url}/embeddings",
+            json={"model": self.model_id, "input": texts},
+            headers=headers,
+            timeout=30,
+        )
         response.raise_for_status()
         rows = sorted(response.json()["data"], key=lambda row: row["index"])
         vectors = [row["embedding"] for row in rows]

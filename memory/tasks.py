@@ -17,9 +17,12 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(
-    bind=True, autoretry_for=(OSError, ConnectionError), retry_backoff=True, max_retries=8,
+    bind=True,
+    autoretry_for=(OSError, ConnectionError),
+    retry_backoff=True,
+    max_retries=8,
     acks_late=True,
-)  # fmt: skip
+)
 def embed_engrams(self: object, tenant_id: int, network_id: int, engram_ids: list[int]) -> int:
     """Embed these engrams (and the network's cues that have no vector yet). Re-running only
     fills what is still missing, so retries and duplicate deliveries are harmless."""

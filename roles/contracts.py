@@ -184,7 +184,7 @@ def present_role(spec: RoleSpec) -> RoleOut:
         name=spec.name,
         description=spec.description,
         origin=spec.origin,
-        status=spec.status,  # type: ignore[arg-type]  # a Role.Status value
+        status=spec.status,
         version=spec.version,
         based_on=spec.based_on or None,
         customised=spec.customised,
@@ -220,7 +220,7 @@ class ResourceList(Output):
 def present_resource(spec: ResourceSpec) -> ResourceOut:
     return ResourceOut(
         uri=spec.uri,
-        kind=spec.kind,  # type: ignore[arg-type]  # a RoleResource.Kind value
+        kind=spec.kind,
         name=spec.name,
         description=spec.description,
         origin=spec.origin,

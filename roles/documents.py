@@ -33,8 +33,8 @@ def _nothing(*_: object) -> None:
 
 
 @dataclass(frozen=True)
-class DocumentKind:
-    model: type[VersionedDocument]
+class DocumentKind[D: VersionedDocument]:
+    model: type[D]
     version_model: type[DocumentVersion]
     parent: str  # the version row's foreign key to the document
     verb: str  # audit verbs: <verb>.create, <verb>.update
@@ -47,10 +47,10 @@ class DocumentKind:
     check: Callable[[Tenant, Values, Document], None] = _nothing  # more refusals (cycles)
     changed: Callable[[Tenant], None] = _nothing  # after every write (persona caches)
 
-    def values(self, row: VersionedDocument) -> dict[str, Any]:
+    def values(self, row: D) -> dict[str, Any]:
         return {name: getattr(row, name) for name in (*self.key_fields, *self.fields)}
 
-    def state(self, row: VersionedDocument) -> dict[str, Any]:
+    def state(self, row: D) -> dict[str, Any]:
         """What the audit trail keeps of a document: not its source, a fingerprint of it."""
         values = self.values(row)
         return {
@@ -62,7 +62,7 @@ class DocumentKind:
         }
 
 
-def _tree(kind: DocumentKind, tenant: Tenant, values: Values) -> Document:
+def _tree(kind: DocumentKind[Any], tenant: Tenant, values: Values) -> Document:
     document = checked_tree(
         tenant, values["source"], kind.dpml_kind(values), strict=kind.strict(values)
     )
@@ -70,8 +70,10 @@ def _tree(kind: DocumentKind, tenant: Tenant, values: Values) -> Document:
     return document
 
 
-def _keep_version(kind: DocumentKind, row: VersionedDocument, actor: Actor, note: str) -> None:
-    kind.version_model.objects.create(
+def _keep_version[D: VersionedDocument](
+    kind: DocumentKind[D], row: D, actor: Actor, note: str
+) -> None:
+    kind.version_model._default_manager.create(
         tenant_id=row.tenant_id,
         **{kind.parent: row},
         version=row.version,
@@ -82,7 +84,7 @@ def _keep_version(kind: DocumentKind, row: VersionedDocument, actor: Actor, note
 
 
 def document_create[D: VersionedDocument](
-    kind: DocumentKind,
+    kind: DocumentKind[D],
     *,
     tenant: Tenant,
     actor: Actor,
@@ -95,7 +97,7 @@ def document_create[D: VersionedDocument](
     with transaction.atomic():
         try:
             with transaction.atomic():
-                row = kind.model.objects.create(
+                row = kind.model._default_manager.create(
                     tenant=tenant, **values, **(extra or {}), tree=tree.to_dict()
                 )
         except IntegrityError:
@@ -110,11 +112,11 @@ def document_create[D: VersionedDocument](
             after=kind.state(row),
         )
         kind.changed(tenant)
-    return row  # type: ignore[return-value]  # an instance of kind.model, which is D
+    return row
 
 
 def document_update[D: VersionedDocument](
-    kind: DocumentKind,
+    kind: DocumentKind[D],
     *,
     tenant: Tenant,
     actor: Actor,
@@ -125,13 +127,13 @@ def document_update[D: VersionedDocument](
     """Apply ``changes`` (a subset of the kind's fields): a new version when anything changed,
     else the row as it is."""
     with transaction.atomic():
-        locked = kind.model.objects.select_for_update().get(tenant=tenant, pk=row.pk)
+        locked = kind.model._default_manager.select_for_update().get(tenant=tenant, pk=row.pk)
         before = kind.state(locked)
         current = kind.values(locked)
         new = {name: changes.get(name, current[name]) for name in kind.fields}
         edited = [name for name in kind.fields if new[name] != current[name]]
         if not edited:
-            return locked  # type: ignore[return-value]
+            return locked
         tree = _tree(kind, tenant, {**current, **new})
         for name, value in new.items():
             setattr(locked, name, value)
@@ -150,14 +152,14 @@ def document_update[D: VersionedDocument](
             after=kind.state(locked),
         )
         kind.changed(tenant)
-    return locked  # type: ignore[return-value]
+    return locked
 
 
-def document_version(
-    kind: DocumentKind, *, tenant: Tenant, row: VersionedDocument, version: int
+def document_version[D: VersionedDocument](
+    kind: DocumentKind[D], *, tenant: Tenant, row: D, version: int
 ) -> dict[str, Any]:
     """The fields a document had at ``version`` (what a restore writes back)."""
-    old = kind.version_model.objects.filter(
+    old = kind.version_model._default_manager.filter(
         tenant=tenant, **{kind.parent: row}, version=version
     ).first()
     if old is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Literal, cast
 
 from django.db.models import QuerySet
 
@@ -18,6 +18,7 @@ from base.errors import NotFound
 from roles.builtin import registry
 from roles.dpml import Document
 from roles.dpml.resolve import Key, Loader
+from roles.dpml.tree import ResourceKind
 from roles.models import ResourceVersion, Role, RoleResource, RoleVersion
 from tenants.models import Tenant
 
@@ -209,7 +210,7 @@ def resource_get_for_tenant(*, tenant: Tenant, kind: str, name: str) -> Resource
     row = RoleResource.objects.filter(tenant=tenant, kind=kind, name=name).first()
     if row is not None:
         return _resource_spec(row)
-    b = registry().resources.get((kind, name))  # type: ignore[call-overload]
+    b = registry().resources.get((cast(ResourceKind, kind), name))
     if b is None:
         raise NotFound(f"There is no resource {kind}://{name} in this workspace.")
     return ResourceSpec(
@@ -248,7 +249,7 @@ def resource_loader(*, tenant: Tenant) -> Loader:
         for row in rows:
             key = (row.kind, row.name)
             if key in keys:
-                found[key] = stored_document(row)  # type: ignore[index]
+                found[key] = stored_document(row)
         builtins = registry().resources
         for key in keys - found.keys():
             if key in builtins:

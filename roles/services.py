@@ -190,7 +190,7 @@ def role_copy(*, tenant: Tenant, actor: Actor, slug: str, data: RoleCopyIn) -> R
         name=data.name or original.name,
         description=original.description,
         source=original.source,
-        status=status,  # type: ignore[arg-type]  # a Role.Status value
+        status=status,
     )
     return role_create(
         tenant=tenant,

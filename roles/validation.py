@@ -9,7 +9,7 @@ from typing import cast
 from base.errors import ValidationFailed
 from roles import selectors
 from roles.dpml import Document, DpmlError, parse, render_resource, render_role, resolve
-from roles.dpml.tree import Kind
+from roles.dpml.tree import Kind, ResourceKind
 from tenants.models import Tenant
 
 KINDS = ("role", "thought", "execution", "knowledge")
@@ -58,7 +58,7 @@ def dpml_validate(
     elif kind == "role":
         preview = render_role(document, resolution, title=title or "Role")
     else:
-        preview = render_resource(document, resolution, kind=kind, name=name)
+        preview = render_resource(document, resolution, kind=cast(ResourceKind, kind), name=name)
     return Validation(document=document, errors=errors, preview=preview)
 
 

@@ -37,8 +37,9 @@ def as_schema_owner() -> Iterator[None]:
     if owner_url:
         parts = urlsplit(owner_url)
         db.close()
-        db.settings_dict.update(USER=unquote(parts.username or ""),
-                                PASSWORD=unquote(parts.password or ""))  # fmt: skip
+        db.settings_dict.update(
+            USER=unquote(parts.username or ""), PASSWORD=unquote(parts.password or "")
+        )
     try:
         yield
     finally:
@@ -166,10 +167,22 @@ def celery_worker(transactional_db: None, tmp_path: Path) -> Iterator[Path]:
         "MAIL_FILE_PATH": str(mail_dir),
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
-         "--loglevel", "WARNING", "--hostname", f"test-{os.getpid()}@%h"],
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "WARNING",
+            "--hostname",
+            f"test-{os.getpid()}@%h",
+        ],
         env=env,
-    )  # fmt: skip
+    )
     try:
         deadline = time.monotonic() + 60
         while not app.control.ping(timeout=0.5):

@@ -16,6 +16,7 @@ from base.errors import MnemoError
 from frontend.forms import LoginForm, SignupForm, WorkspaceForm
 from tenants import services
 from tenants.access import invitation_for_token
+from tenants.requests import UserRequest
 from tenants.selectors import memberships_for_user
 
 
@@ -61,9 +62,11 @@ def signup(request: HttpRequest) -> HttpResponse:
                 )
             else:
                 user, tenant = services.user_signup(
-                    email=data["email"], password=data["password"], name=data["name"],
+                    email=data["email"],
+                    password=data["password"],
+                    name=data["name"],
                     tenant_name=data["workspace"],
-                )  # fmt: skip
+                )
         except MnemoError as exc:
             _attach(form, exc, name="workspace")
         else:
@@ -77,7 +80,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def workspace_new(request: HttpRequest) -> HttpResponse:
+def workspace_new(request: UserRequest) -> HttpResponse:
     form = WorkspaceForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -96,7 +99,7 @@ def workspace_new(request: HttpRequest) -> HttpResponse:
 def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     user = request.user if request.user.is_authenticated else None
     invitation = invitation_for_token(token=token, user=user)
-    context = {"invitation": invitation, "token": token}
+    context: dict[str, object] = {"invitation": invitation, "token": token}
     if invitation is None or not invitation.is_pending:
         return render(request, "frontend/invitation.html", {**context, "invalid": True}, status=404)
     if request.method == "POST" and request.user.is_authenticated:

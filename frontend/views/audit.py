@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 
 from audit.models import AuditEvent
 from audit.selectors import (
@@ -15,6 +15,7 @@ from base.pagination import page_of
 from frontend.forms import AuditFilterForm
 from frontend.views.base import page, tenant_view
 from tenants.permissions import Capability
+from tenants.requests import TenantRequest
 
 PAGE_SIZE = 50
 
@@ -30,8 +31,8 @@ def actor_choices(tenant_id: int) -> list[tuple[str, str]]:
 
 
 @tenant_view(Capability.AUDIT_VIEW)
-def audit_log(request: HttpRequest) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def audit_log(request: TenantRequest) -> HttpResponse:
+    tenant = request.tenant
     form = AuditFilterForm(request.GET or None)
     filters = form.filters() if request.GET else AuditFilterForm().filters()
     events = audit_events_for_tenant(tenant_id=tenant.pk, **filters)

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 
 from audit.actors import Actor
 from base.errors import MnemoError, PermissionDenied
 from tenants.access import tenant_for_member
 from tenants.permissions import Capability, role_allows
+from tenants.requests import TenantRequest, UserRequest
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def tenant_view(capability: Capability = Capability.VIEW) -> Callable[[View], View]:
@@ -29,29 +31,30 @@ def tenant_view(capability: Capability = Capability.VIEW) -> Callable[[View], Vi
     def decorator(view: View) -> View:
         @login_required
         @wraps(view)
-        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: UserRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
             tenant, membership = tenant_for_member(user=request.user, slug=slug)
             if not role_allows(membership.role, capability):
                 raise PermissionDenied(f"Your role ({membership.role}) cannot do this here.")
-            request.tenant = tenant  # type: ignore[attr-defined]
-            request.membership = membership  # type: ignore[attr-defined]
-            request.actor = Actor.for_user(request.user, role=membership.role)  # type: ignore[attr-defined]
+            resolved = cast(TenantRequest, request)  # it becomes one here
+            resolved.tenant = tenant
+            resolved.membership = membership
+            resolved.actor = Actor.for_user(request.user, role=membership.role)
             if request.session.get("last_tenant") != tenant.slug:
                 request.session["last_tenant"] = tenant.slug
-            return view(request, *args, **kwargs)
+            return view(resolved, *args, **kwargs)
 
         return wrapper
 
     return decorator
 
 
-def can(request: HttpRequest, capability: Capability) -> bool:
+def can(request: TenantRequest, capability: Capability) -> bool:
     membership = getattr(request, "membership", None)
     return membership is not None and role_allows(membership.role, capability)
 
 
 def page(
-    request: HttpRequest,
+    request: TenantRequest,
     template: str,
     context: dict[str, Any],
     *,
@@ -63,6 +66,6 @@ def page(
     return render(request, name, context, status=status)
 
 
-def report(request: HttpRequest, error: MnemoError) -> None:
+def report(request: TenantRequest, error: MnemoError) -> None:
     """Show a service error to the user as a flash message."""
     messages.error(request, error.message)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 
 from base.contracts import validated
 from base.errors import MnemoError, ValidationFailed
@@ -17,10 +17,11 @@ from memory import selectors
 from memory.contracts import RECALL_MODES, PrimeIn, RecallIn, present_mind
 from memory.models import Network
 from memory.services.recall import RecallOptions, network_prime, network_recall
+from tenants.requests import TenantRequest
 
 
 @tenant_view()
-def graph(request: HttpRequest, network: str) -> HttpResponse:
+def graph(request: TenantRequest, network: str) -> HttpResponse:
     net = network_of(request, network)
     start = None
     if _is_id(request.GET.get("cue", "")):
@@ -45,13 +46,13 @@ def _is_id(raw: str) -> bool:
     return re.fullmatch(r"[0-9]{1,18}", raw) is not None  # not str.isdigit: "²" is a digit
 
 
-def _depth(request: HttpRequest) -> int:
+def _depth(request: TenantRequest) -> int:
     raw = request.GET.get("depth", "2")
     return int(raw) if raw in ("1", "2", "3", "4") else 2
 
 
 @tenant_view()
-def graph_data(request: HttpRequest, network: str) -> JsonResponse:
+def graph_data(request: TenantRequest, network: str) -> JsonResponse:
     """Nodes and edges around ``cue`` up to ``depth`` hops, at most 150 nodes."""
     net = network_of(request, network)
     raw = request.GET.get("cue", "")
@@ -65,7 +66,7 @@ def graph_data(request: HttpRequest, network: str) -> JsonResponse:
 
 
 @tenant_view()
-def cue_search(request: HttpRequest, network: str) -> HttpResponse:
+def cue_search(request: TenantRequest, network: str) -> HttpResponse:
     net = network_of(request, network)
     q = request.GET.get("q", "").strip()[:100]
     cues = selectors.cue_find(network=net, q=q) if q else []
@@ -73,7 +74,7 @@ def cue_search(request: HttpRequest, network: str) -> HttpResponse:
 
 
 @tenant_view()
-def cue_memories(request: HttpRequest, network: str, cue_id: int) -> HttpResponse:
+def cue_memories(request: TenantRequest, network: str, cue_id: int) -> HttpResponse:
     net = network_of(request, network)
     cue = selectors.cue_get(network=net, id=cue_id)
     return page(
@@ -88,12 +89,12 @@ def cue_memories(request: HttpRequest, network: str, cue_id: int) -> HttpRespons
 
 
 @tenant_view()
-def playground(request: HttpRequest, network: str) -> HttpResponse:
+def playground(request: TenantRequest, network: str) -> HttpResponse:
     """Try recall (or prime) without changing anything: access statistics are not counted and
     the prime is not carried into an agent's next recall."""
     net = network_of(request, network)
     form = {"query": "", "mode": "balanced", "k": "10", "token_budget": "1500", "what": "recall"}
-    form.update({k: v for k, v in request.GET.items() if k in form})
+    form.update({k: request.GET[k] for k in form if k in request.GET})
     context = {
         "network": net,
         "form": form,
@@ -109,10 +110,10 @@ def playground(request: HttpRequest, network: str) -> HttpResponse:
     return page(request, "frontend/playground.html", context, partial=partial)
 
 
-def _run(request: HttpRequest, net: Network, form: dict[str, str]) -> dict[str, Any]:
+def _run(request: TenantRequest, net: Network, form: dict[str, str]) -> dict[str, Any]:
     """The Mind as the API would answer it (the same presenter), for the template."""
-    tenant = request.tenant  # type: ignore[attr-defined]
-    actor = request.actor  # type: ignore[attr-defined]
+    tenant = request.tenant
+    actor = request.actor
     fields: dict[str, Any] = {"token_budget": _whole(form["token_budget"], "token_budget")}
     if form["what"] == "prime":
         primed = validated(PrimeIn, fields)

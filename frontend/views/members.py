@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -15,6 +17,7 @@ from frontend.views.base import can, page, report, tenant_view
 from tenants import services
 from tenants.models import Membership
 from tenants.permissions import Capability, may_assign_role, may_remove_member
+from tenants.requests import TenantRequest
 from tenants.selectors import (
     invitation_get_for_tenant,
     invitations_pending_for_tenant,
@@ -23,16 +26,31 @@ from tenants.selectors import (
 )
 
 
-def _context(request: HttpRequest, form: InviteForm, **extra: object) -> dict[str, object]:
-    tenant = request.tenant  # type: ignore[attr-defined]
-    actor = request.actor  # type: ignore[attr-defined]
-    members = list(members_for_tenant(tenant=tenant))
-    for member in members:
-        member.assignable = [  # type: ignore[attr-defined]
-            (value, label) for value, label in Membership.Role.choices
-            if value == member.role or may_assign_role(actor.role, member.role, value)
-        ]  # fmt: skip
-        member.removable = may_remove_member(actor, member)  # type: ignore[attr-defined]
+@dataclass(frozen=True)
+class MemberRow:
+    """A member as the members table shows them: which roles the viewer may give, and whether
+    the viewer may remove them."""
+
+    m: Membership
+    assignable: list[tuple[str, str]]
+    removable: bool
+
+
+def _context(request: TenantRequest, form: InviteForm, **extra: object) -> dict[str, object]:
+    tenant = request.tenant
+    actor = request.actor
+    members = [
+        MemberRow(
+            m=member,
+            assignable=[
+                (value, label)
+                for value, label in Membership.Role.choices
+                if value == member.role or may_assign_role(actor.role, member.role, value)
+            ],
+            removable=may_remove_member(actor, member),
+        )
+        for member in members_for_tenant(tenant=tenant)
+    ]
     manage = can(request, Capability.MEMBERS_MANAGE)
     return {
         "members": members,
@@ -43,9 +61,9 @@ def _context(request: HttpRequest, form: InviteForm, **extra: object) -> dict[st
     }
 
 
-def _panel(request: HttpRequest, form: InviteForm | None = None, **extra: object) -> HttpResponse:
-    if not request.htmx:  # type: ignore[attr-defined]
-        return redirect("members", slug=request.tenant.slug)  # type: ignore[attr-defined]
+def _panel(request: TenantRequest, form: InviteForm | None = None, **extra: object) -> HttpResponse:
+    if not request.htmx:
+        return redirect("members", slug=request.tenant.slug)
     context = _context(request, form or InviteForm(), **extra)
     return page(
         request, "frontend/members.html", context, partial="frontend/partials/_members.html"
@@ -53,21 +71,23 @@ def _panel(request: HttpRequest, form: InviteForm | None = None, **extra: object
 
 
 @tenant_view()
-def members(request: HttpRequest) -> HttpResponse:
+def members(request: TenantRequest) -> HttpResponse:
     return page(request, "frontend/members.html", _context(request, InviteForm()))
 
 
 @require_POST
 @tenant_view(Capability.MEMBERS_MANAGE)
-def invite(request: HttpRequest) -> HttpResponse:
+def invite(request: TenantRequest) -> HttpResponse:
     form = InviteForm(request.POST)
     link = None
     if form.is_valid():
         try:
             invitation, token = services.invitation_create(
-                tenant=request.tenant, actor=request.actor,  # type: ignore[attr-defined]
-                email=form.cleaned_data["email"], role=form.cleaned_data["role"],
-            )  # fmt: skip
+                tenant=request.tenant,
+                actor=request.actor,
+                email=form.cleaned_data["email"],
+                role=form.cleaned_data["role"],
+            )
         except MnemoError as exc:
             form.add_error("email" if "email" in exc.fields else None, exc.message)
         else:
@@ -77,7 +97,7 @@ def invite(request: HttpRequest) -> HttpResponse:
                 link = settings.PUBLIC_URL + reverse("invitation_accept", args=[token])
                 messages.success(request, f"Invitation created for {invitation.email}.")
             form = InviteForm()
-    if not request.htmx:  # type: ignore[attr-defined]
+    if not request.htmx:
         context = _context(request, form, invite_link=link)
         return page(request, "frontend/members.html", context, status=200 if link else 400)
     return _panel(request, form, invite_link=link)
@@ -85,16 +105,18 @@ def invite(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @tenant_view(Capability.MEMBERS_MANAGE)
-def member_role(request: HttpRequest, member_id: int) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def member_role(request: TenantRequest, member_id: int) -> HttpResponse:
+    tenant = request.tenant
     membership = membership_get_for_tenant(tenant=tenant, id=member_id)
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
             services.membership_change_role(
-                tenant=tenant, actor=request.actor, membership=membership,  # type: ignore[attr-defined]
+                tenant=tenant,
+                actor=request.actor,
+                membership=membership,
                 role=form.cleaned_data["role"],
-            )  # fmt: skip
+            )
             messages.success(
                 request, f"{membership.user.email} is now {form.cleaned_data['role']}."
             )
@@ -107,13 +129,13 @@ def member_role(request: HttpRequest, member_id: int) -> HttpResponse:
 
 @require_POST
 @tenant_view()
-def member_remove(request: HttpRequest, member_id: int) -> HttpResponse:
+def member_remove(request: TenantRequest, member_id: int) -> HttpResponse:
     """Admins remove members; anyone may leave (remove themselves)."""
-    tenant = request.tenant  # type: ignore[attr-defined]
+    tenant = request.tenant
     membership = membership_get_for_tenant(tenant=tenant, id=member_id)
     leaving = membership.user_id == request.user.pk
     try:
-        services.membership_remove(tenant=tenant, actor=request.actor, membership=membership)  # type: ignore[attr-defined]
+        services.membership_remove(tenant=tenant, actor=request.actor, membership=membership)
     except MnemoError as exc:
         report(request, exc)
         return _panel(request)
@@ -121,18 +143,18 @@ def member_remove(request: HttpRequest, member_id: int) -> HttpResponse:
         messages.success(request, f"You left {tenant.name}.")
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("home")
-        return response if request.htmx else redirect("home")  # type: ignore[attr-defined]
+        return response if request.htmx else redirect("home")
     messages.success(request, f"{membership.user.email} was removed.")
     return _panel(request)
 
 
 @require_POST
 @tenant_view(Capability.MEMBERS_MANAGE)
-def invitation_revoke(request: HttpRequest, invitation_id: int) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def invitation_revoke(request: TenantRequest, invitation_id: int) -> HttpResponse:
+    tenant = request.tenant
     invitation = invitation_get_for_tenant(tenant=tenant, id=invitation_id)
     try:
-        services.invitation_revoke(tenant=tenant, actor=request.actor, invitation=invitation)  # type: ignore[attr-defined]
+        services.invitation_revoke(tenant=tenant, actor=request.actor, invitation=invitation)
         messages.success(request, f"Invitation to {invitation.email} revoked.")
     except MnemoError as exc:
         report(request, exc)

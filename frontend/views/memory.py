@@ -13,7 +13,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
@@ -23,28 +23,29 @@ from frontend.views.base import can, page, report, tenant_view
 from memory import selectors
 from memory.contracts import EngramPatch, checked_network_key
 from memory.models import Engram, ImportJob, Network
-from memory.selectors import Browse
+from memory.selectors import Browse, CountedNetwork
 from memory.services.engrams import engram_delete, engram_update, engrams_bulk
 from memory.services.transfer import export_lines, import_start
 from tenants.permissions import Capability
+from tenants.requests import TenantRequest
 
 PAGE_SIZE = 50
 SOURCES = ("api", "mcp", "dashboard", "import")
 
 
-def network_of(request: HttpRequest, key: str) -> Network:
+def network_of(request: TenantRequest, key: str) -> Network:
     """The tenant's network ``key``: another tenant's (or none) is a 404."""
     return selectors.network_get_for_tenant(
-        tenant=request.tenant,  # type: ignore[attr-defined]
+        tenant=request.tenant,
         key=checked_network_key(key),
     )
 
 
-def networks_of(request: HttpRequest) -> list[Network]:
-    return selectors.networks_with_cached_counts(tenant=request.tenant)  # type: ignore[attr-defined]
+def networks_of(request: TenantRequest) -> list[CountedNetwork]:
+    return selectors.networks_with_cached_counts(tenant=request.tenant)
 
 
-def counted(request: HttpRequest, key: str) -> Network:
+def counted(request: TenantRequest, key: str) -> CountedNetwork:
     """The network ``key`` with its (cached) counts; 404 if the tenant has none by that key."""
     key = checked_network_key(key)
     for attempt in (1, 2):
@@ -52,17 +53,17 @@ def counted(request: HttpRequest, key: str) -> Network:
             if network.key == key:
                 return network
         if attempt == 1:  # perhaps created since the counts were cached
-            cache.delete(selectors.counts_key(request.tenant.pk))  # type: ignore[attr-defined]
-    return network_of(request, key)  # not there: the 404
+            cache.delete(selectors.counts_key(request.tenant.pk))
+    return selectors.network_with_counts(tenant=request.tenant, key=key)  # or the 404
 
 
 @tenant_view()
-def memory_home(request: HttpRequest) -> HttpResponse:
+def memory_home(request: TenantRequest) -> HttpResponse:
     """Straight to the busiest network's memories; an empty workspace gets directions."""
     networks = networks_of(request)
     if networks:
         busiest = max(networks, key=lambda n: (n.engram_count, n.key == "default"))
-        return redirect("memory_browse", request.tenant.slug, busiest.key)  # type: ignore[attr-defined]
+        return redirect("memory_browse", request.tenant.slug, busiest.key)
     return page(
         request,
         "frontend/memory_empty.html",
@@ -81,7 +82,7 @@ def _date(raw: str, name: str) -> date | None:
         raise ValidationFailed.field(name, "a date like 2026-12-31") from exc
 
 
-def _browse(request: HttpRequest) -> Browse:
+def _browse(request: TenantRequest) -> Browse:
     get = request.GET
     kind = get.get("type", "").upper()
     status = get.get("status", Engram.Status.ACTIVE)
@@ -104,13 +105,13 @@ def _browse(request: HttpRequest) -> Browse:
 
 
 @tenant_view()
-def memory_browse(request: HttpRequest, network: str) -> HttpResponse:
+def memory_browse(request: TenantRequest, network: str) -> HttpResponse:
     net = counted(request, network)
     error = None
     try:
         browse = _browse(request)
         rows, cursor = selectors.engrams_browse(
-            tenant=request.tenant,  # type: ignore[attr-defined]
+            tenant=request.tenant,
             network=net,
             browse=browse,
             cursor=request.GET.get("cursor", ""),
@@ -142,15 +143,15 @@ def memory_browse(request: HttpRequest, network: str) -> HttpResponse:
 
 
 @tenant_view()
-def network_counts(request: HttpRequest, network: str) -> HttpResponse:
+def network_counts(request: TenantRequest, network: str) -> HttpResponse:
     """The counts strip, refreshed when a live event says the network changed."""
     return page(
         request, "frontend/partials/_network_counts.html", {"network": counted(request, network)}
     )
 
 
-def _detail_context(request: HttpRequest, engram: Engram, **extra: Any) -> dict[str, Any]:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def _detail_context(request: TenantRequest, engram: Engram, **extra: Any) -> dict[str, Any]:
+    tenant = request.tenant
     return {
         "engram": engram,
         "network": engram.network,
@@ -167,16 +168,16 @@ def _detail_context(request: HttpRequest, engram: Engram, **extra: Any) -> dict[
     }
 
 
-def _engram(request: HttpRequest, network: str, engram_id: int) -> Engram:
+def _engram(request: TenantRequest, network: str, engram_id: int) -> Engram:
     net = network_of(request, network)
-    engram = selectors.engram_get_for_tenant(tenant=request.tenant, id=engram_id)  # type: ignore[attr-defined]
+    engram = selectors.engram_get_for_tenant(tenant=request.tenant, id=engram_id)
     if engram.network_id != net.pk:
         raise ValidationFailed("This memory belongs to another network.")
     return engram
 
 
 @tenant_view()
-def engram_detail(request: HttpRequest, network: str, engram_id: int) -> HttpResponse:
+def engram_detail(request: TenantRequest, network: str, engram_id: int) -> HttpResponse:
     engram = _engram(request, network, engram_id)
     editing = request.GET.get("edit") == "1" and can(request, Capability.MEMORY_EDIT)
     context = _detail_context(request, engram, editing=editing)
@@ -188,7 +189,7 @@ def engram_detail(request: HttpRequest, network: str, engram_id: int) -> HttpRes
     )
 
 
-def _form_changes(request: HttpRequest, engram: Engram) -> dict[str, Any]:
+def _form_changes(request: TenantRequest, engram: Engram) -> dict[str, Any]:
     post = request.POST
     changes: dict[str, Any] = {}
     # Browsers send textarea line breaks as CRLF: compare like with like.
@@ -215,14 +216,14 @@ def _form_changes(request: HttpRequest, engram: Engram) -> dict[str, Any]:
 
 @require_POST
 @tenant_view(Capability.MEMORY_EDIT)
-def engram_edit(request: HttpRequest, network: str, engram_id: int) -> HttpResponse:
+def engram_edit(request: TenantRequest, network: str, engram_id: int) -> HttpResponse:
     engram = _engram(request, network, engram_id)
     try:
         changes = _form_changes(request, engram)
         if changes:
             engram = engram_update(
                 tenant=request.tenant,
-                actor=request.actor,  # type: ignore[attr-defined]
+                actor=request.actor,
                 engram=engram,
                 patch=validated(EngramPatch, changes),
             )
@@ -238,9 +239,9 @@ def engram_edit(request: HttpRequest, network: str, engram_id: int) -> HttpRespo
             status=exc.status,
             partial="frontend/partials/_engram_panel.html",
         )
-    engram = selectors.engram_get_for_tenant(tenant=request.tenant, id=engram.pk)  # type: ignore[attr-defined]
-    if not request.htmx:  # type: ignore[attr-defined]
-        return redirect("engram_detail", request.tenant.slug, network, engram.pk)  # type: ignore[attr-defined]
+    engram = selectors.engram_get_for_tenant(tenant=request.tenant, id=engram.pk)
+    if not request.htmx:
+        return redirect("engram_detail", request.tenant.slug, network, engram.pk)
     return page(
         request,
         "frontend/partials/_engram_panel.html",
@@ -250,22 +251,22 @@ def engram_edit(request: HttpRequest, network: str, engram_id: int) -> HttpRespo
 
 @require_POST
 @tenant_view(Capability.MEMORY_DELETE)
-def engram_remove(request: HttpRequest, network: str, engram_id: int) -> HttpResponse:
+def engram_remove(request: TenantRequest, network: str, engram_id: int) -> HttpResponse:
     engram = _engram(request, network, engram_id)
-    engram_delete(tenant=request.tenant, actor=request.actor, engram=engram)  # type: ignore[attr-defined]
+    engram_delete(tenant=request.tenant, actor=request.actor, engram=engram)
     messages.success(request, f"Deleted memory #{engram.pk}; its history stays.")
-    return redirect("memory_browse", request.tenant.slug, network)  # type: ignore[attr-defined]
+    return redirect("memory_browse", request.tenant.slug, network)
 
 
 @require_POST
 @tenant_view(Capability.MEMORY_EDIT)
-def engrams_bulk_action(request: HttpRequest, network: str) -> HttpResponse:
+def engrams_bulk_action(request: TenantRequest, network: str) -> HttpResponse:
     net = network_of(request, network)
     action = request.POST.get("action", "")
     if action == "delete" and not can(request, Capability.MEMORY_DELETE):
         raise PermissionDenied("Only admins delete memories.")
     ids = [int(i) for i in request.POST.getlist("ids") if re.fullmatch(r"[0-9]{1,18}", i)][:1000]
-    engrams = list(Engram.objects.filter(tenant=request.tenant, network=net, pk__in=ids))  # type: ignore[attr-defined]
+    engrams = list(Engram.objects.filter(tenant=request.tenant, network=net, pk__in=ids))
     if not engrams:
         messages.error(request, "Select at least one memory first.")
     else:
@@ -273,7 +274,7 @@ def engrams_bulk_action(request: HttpRequest, network: str) -> HttpResponse:
             kind = request.POST.get("type", "")
             done = engrams_bulk(
                 tenant=request.tenant,
-                actor=request.actor,  # type: ignore[attr-defined]
+                actor=request.actor,
                 engrams=engrams,
                 action=action,
                 type=kind,
@@ -283,9 +284,9 @@ def engrams_bulk_action(request: HttpRequest, network: str) -> HttpResponse:
         except MnemoError as exc:
             report(request, exc)
     back = request.POST.get("back", "")
-    if back.startswith(f"/t/{request.tenant.slug}/memory/"):  # type: ignore[attr-defined]
+    if back.startswith(f"/t/{request.tenant.slug}/memory/"):
         return redirect(back)
-    return redirect("memory_browse", request.tenant.slug, net.key)  # type: ignore[attr-defined]
+    return redirect("memory_browse", request.tenant.slug, net.key)
 
 
 async def _streamed(lines: Iterator[str], chunk: int = 2000) -> AsyncIterator[str]:
@@ -297,7 +298,7 @@ async def _streamed(lines: Iterator[str], chunk: int = 2000) -> AsyncIterator[st
 
 
 @tenant_view()
-def network_export(request: HttpRequest, network: str) -> HttpResponse:
+def network_export(request: TenantRequest, network: str) -> StreamingHttpResponse:
     net = network_of(request, network)
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in net.key)
     response = StreamingHttpResponse(
@@ -308,8 +309,8 @@ def network_export(request: HttpRequest, network: str) -> HttpResponse:
 
 
 @tenant_view()
-def memory_import(request: HttpRequest) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def memory_import(request: TenantRequest) -> HttpResponse:
+    tenant = request.tenant
     error = None
     if request.method == "POST":
         if not can(request, Capability.MEMORY_IMPORT):
@@ -320,7 +321,7 @@ def memory_import(request: HttpRequest) -> HttpResponse:
                 raise ValidationFailed.field("file", "choose a .jsonl file")
             job = import_start(
                 tenant=tenant,
-                actor=request.actor,  # type: ignore[attr-defined]
+                actor=request.actor,
                 network_key=request.POST.get("network", "default"),
                 filename=upload.name or "",
                 data=upload.read(),
@@ -343,8 +344,8 @@ def memory_import(request: HttpRequest) -> HttpResponse:
 
 
 @tenant_view()
-def import_detail(request: HttpRequest, job_id: int) -> HttpResponse:
-    job: ImportJob = selectors.import_job_get(tenant=request.tenant, id=job_id)  # type: ignore[attr-defined]
+def import_detail(request: TenantRequest, job_id: int) -> HttpResponse:
+    job: ImportJob = selectors.import_job_get(tenant=request.tenant, id=job_id)
     return page(
         request,
         "frontend/import_detail.html",

@@ -8,7 +8,7 @@ import difflib
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_POST
@@ -32,6 +32,7 @@ from roles.selectors import RoleSpec
 from roles.services import RESOURCE, ROLE
 from roles.validation import dpml_validate
 from tenants.permissions import Capability
+from tenants.requests import TenantRequest
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False})  # raw HTML in a role is shown, not run
 
@@ -59,7 +60,7 @@ NEW_RESOURCE = {
 
 
 def markdown_html(text: str) -> SafeString:
-    return mark_safe(_MARKDOWN.render(text))
+    return mark_safe(str(_MARKDOWN.render(text)))  # raw HTML is off: markdown-it escapes it
 
 
 def _check_context(errors: list[DpmlError], preview: str) -> dict[str, Any]:
@@ -72,9 +73,9 @@ def _check_context(errors: list[DpmlError], preview: str) -> dict[str, Any]:
     }
 
 
-def _check(request: HttpRequest, source: str, kind: str, name: str) -> dict[str, Any]:
+def _check(request: TenantRequest, source: str, kind: str, name: str) -> dict[str, Any]:
     check = dpml_validate(
-        tenant=request.tenant,  # type: ignore[attr-defined]
+        tenant=request.tenant,
         source=source,
         kind=kind,
         title=name or "Untitled role",
@@ -84,8 +85,8 @@ def _check(request: HttpRequest, source: str, kind: str, name: str) -> dict[str,
 
 
 @tenant_view()
-def roles(request: HttpRequest) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def roles(request: TenantRequest) -> HttpResponse:
+    tenant = request.tenant
     show_archived = request.GET.get("archived") == "1"
     specs = selectors.roles_for_tenant(tenant=tenant, archived=show_archived)
     return page(
@@ -102,7 +103,7 @@ def roles(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @tenant_view()
-def role_check(request: HttpRequest) -> HttpResponse:
+def role_check(request: TenantRequest) -> HttpResponse:
     """The live check: the editor posts its text as you type and swaps this partial in."""
     kind = request.POST.get("kind", "role")
     if kind not in ("role", *RoleResource.Kind.values):
@@ -112,7 +113,7 @@ def role_check(request: HttpRequest) -> HttpResponse:
     return page(request, "frontend/partials/_dpml_check.html", context)
 
 
-def _role_form_data(request: HttpRequest) -> dict[str, str]:
+def _role_form_data(request: TenantRequest) -> dict[str, str]:
     data = {k: request.POST.get(k, "") for k in ("name", "description", "source", "status")}
     if request.POST.get("intent") == "draft":
         data["status"] = Role.Status.DRAFT
@@ -120,7 +121,7 @@ def _role_form_data(request: HttpRequest) -> dict[str, str]:
 
 
 def _editor(
-    request: HttpRequest,
+    request: TenantRequest,
     *,
     spec: RoleSpec | None,
     data: dict[str, str],
@@ -140,7 +141,7 @@ def _editor(
 
 
 @tenant_view(Capability.ROLES_EDIT)
-def role_new(request: HttpRequest) -> HttpResponse:
+def role_new(request: TenantRequest) -> HttpResponse:
     if request.method != "POST":
         return _editor(
             request,
@@ -156,17 +157,17 @@ def role_new(request: HttpRequest) -> HttpResponse:
     data = {"slug": request.POST.get("slug", ""), **_role_form_data(request)}
     try:
         role = services.role_create(
-            tenant=request.tenant,  # type: ignore[attr-defined]
-            actor=request.actor,  # type: ignore[attr-defined]
+            tenant=request.tenant,
+            actor=request.actor,
             data=validated(RoleCreateIn, data),
         )
     except MnemoError as exc:
         return _editor(request, spec=None, data=data, error=exc, status=exc.status)
     _saved(request, role)
-    return redirect("role_detail", request.tenant.slug, role.slug)  # type: ignore[attr-defined]
+    return redirect("role_detail", request.tenant.slug, role.slug)
 
 
-def _saved(request: HttpRequest, role: Role) -> None:
+def _saved(request: TenantRequest, role: Role) -> None:
     if role.status == Role.Status.ACTIVE:
         messages.success(
             request, f"Saved version {role.version}; agents can activate “{role.slug}” now."
@@ -179,8 +180,8 @@ def _saved(request: HttpRequest, role: Role) -> None:
 
 
 @tenant_view()
-def role_detail(request: HttpRequest, role_slug: str) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def role_detail(request: TenantRequest, role_slug: str) -> HttpResponse:
+    tenant = request.tenant
     spec = selectors.role_get_for_tenant(tenant=tenant, slug=role_slug)
     if spec.row is None:
         persona, _ = services.persona_render(tenant=tenant, role=spec)
@@ -209,7 +210,7 @@ def role_detail(request: HttpRequest, role_slug: str) -> HttpResponse:
     try:
         role = services.role_update(
             tenant=tenant,
-            actor=request.actor,  # type: ignore[attr-defined]
+            actor=request.actor,
             role=spec.row,
             changes=validated(RolePatch, {k: data[k] for k in ROLE.fields}),
         )
@@ -224,12 +225,12 @@ def role_detail(request: HttpRequest, role_slug: str) -> HttpResponse:
 
 @require_POST
 @tenant_view(Capability.ROLES_EDIT)
-def role_copy(request: HttpRequest, role_slug: str) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def role_copy(request: TenantRequest, role_slug: str) -> HttpResponse:
+    tenant = request.tenant
     try:
         role = services.role_copy(
             tenant=tenant,
-            actor=request.actor,  # type: ignore[attr-defined]
+            actor=request.actor,
             slug=role_slug,
             data=validated(RoleCopyIn, {"slug": request.POST.get("slug", "").strip() or None}),
         )
@@ -249,10 +250,10 @@ def role_copy(request: HttpRequest, role_slug: str) -> HttpResponse:
 
 @require_POST
 @tenant_view(Capability.ROLES_EDIT)
-def role_archive(request: HttpRequest, role_slug: str) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def role_archive(request: TenantRequest, role_slug: str) -> HttpResponse:
+    tenant = request.tenant
     row = selectors.role_row_get_for_tenant(tenant=tenant, slug=role_slug)
-    services.role_archive(tenant=tenant, actor=request.actor, role=row)  # type: ignore[attr-defined]
+    services.role_archive(tenant=tenant, actor=request.actor, role=row)
     messages.success(request, f"Archived “{row.slug}”; its history stays and it can be restored.")
     return redirect("roles", tenant.slug)
 
@@ -268,8 +269,8 @@ def diff_rows(old: str, new: str) -> list[tuple[str, str]]:
 
 
 @tenant_view()
-def role_history(request: HttpRequest, role_slug: str) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def role_history(request: TenantRequest, role_slug: str) -> HttpResponse:
+    tenant = request.tenant
     row = selectors.role_row_get_for_tenant(tenant=tenant, slug=role_slug)
     versions = list(selectors.role_versions(tenant=tenant, role=row)[:200])
     entries = []
@@ -307,15 +308,15 @@ def role_history(request: HttpRequest, role_slug: str) -> HttpResponse:
 
 @require_POST
 @tenant_view(Capability.ROLES_EDIT)
-def role_restore(request: HttpRequest, role_slug: str, version: int) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def role_restore(request: TenantRequest, role_slug: str, version: int) -> HttpResponse:
+    tenant = request.tenant
     row = selectors.role_row_get_for_tenant(tenant=tenant, slug=role_slug)
     try:
         role = services.role_restore(
             tenant=tenant,
             actor=request.actor,
             role=row,
-            version=version,  # type: ignore[attr-defined]
+            version=version,
         )
     except MnemoError as exc:
         report(request, exc)
@@ -328,8 +329,8 @@ def role_restore(request: HttpRequest, role_slug: str, version: int) -> HttpResp
 
 
 @tenant_view()
-def resources(request: HttpRequest) -> HttpResponse:
-    specs = selectors.resources_for_tenant(tenant=request.tenant)  # type: ignore[attr-defined]
+def resources(request: TenantRequest) -> HttpResponse:
+    specs = selectors.resources_for_tenant(tenant=request.tenant)
     return page(
         request,
         "frontend/resources.html",
@@ -341,7 +342,7 @@ def resources(request: HttpRequest) -> HttpResponse:
 
 
 def _resource_editor(
-    request: HttpRequest,
+    request: TenantRequest,
     *,
     data: dict[str, str],
     existing: bool,
@@ -365,7 +366,7 @@ def _resource_editor(
 
 
 @tenant_view(Capability.ROLES_EDIT)
-def resource_new(request: HttpRequest) -> HttpResponse:
+def resource_new(request: TenantRequest) -> HttpResponse:
     kind = request.GET.get("kind") or request.POST.get("kind") or "thought"
     if kind not in RoleResource.Kind.values:
         kind = "thought"
@@ -384,19 +385,19 @@ def resource_new(request: HttpRequest) -> HttpResponse:
     data["name"] = request.POST.get("rname", "")
     try:
         row = services.resource_create(
-            tenant=request.tenant,  # type: ignore[attr-defined]
-            actor=request.actor,  # type: ignore[attr-defined]
+            tenant=request.tenant,
+            actor=request.actor,
             data=validated(ResourceCreateIn, data),
         )
     except MnemoError as exc:
         return _resource_editor(request, existing=False, data=data, error=exc, status=exc.status)
     messages.success(request, f"Saved {row.uri}.")
-    return redirect("resource_detail", request.tenant.slug, row.kind, row.name)  # type: ignore[attr-defined]
+    return redirect("resource_detail", request.tenant.slug, row.kind, row.name)
 
 
 @tenant_view()
-def resource_detail(request: HttpRequest, kind: str, name: str) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def resource_detail(request: TenantRequest, kind: str, name: str) -> HttpResponse:
+    tenant = request.tenant
     spec = selectors.resource_get_for_tenant(tenant=tenant, kind=checked_kind(kind), name=name)
     data = {
         "kind": spec.kind,
@@ -410,7 +411,7 @@ def resource_detail(request: HttpRequest, kind: str, name: str) -> HttpResponse:
         raise PermissionDenied("Your role can read roles here, not change them.")
     data.update({k: request.POST.get(k, "") for k in ("description", "source")})
     try:
-        actor = request.actor  # type: ignore[attr-defined]
+        actor = request.actor
         if spec.row is None:  # saving a built-in makes the workspace's own version of it
             created = validated(ResourceCreateIn, data)
             row = services.resource_create(tenant=tenant, actor=actor, data=created)
@@ -432,11 +433,11 @@ def resource_detail(request: HttpRequest, kind: str, name: str) -> HttpResponse:
 
 @require_POST
 @tenant_view(Capability.ROLES_MANAGE)
-def resource_delete(request: HttpRequest, kind: str, name: str) -> HttpResponse:
-    tenant = request.tenant  # type: ignore[attr-defined]
+def resource_delete(request: TenantRequest, kind: str, name: str) -> HttpResponse:
+    tenant = request.tenant
     row = selectors.resource_row_get_for_tenant(tenant=tenant, kind=kind, name=name)
     try:
-        services.resource_delete(tenant=tenant, actor=request.actor, resource=row)  # type: ignore[attr-defined]
+        services.resource_delete(tenant=tenant, actor=request.actor, resource=row)
     except MnemoError as exc:
         report(request, exc)
         return redirect("resource_detail", tenant.slug, kind, name)

@@ -83,10 +83,7 @@ def extract_terms(text: str) -> list[Term]:
         + _entities(text, starts)
     )
     covered = [(t.position, t.position + len(t.display)) for t in special]
-    plain = [
-        t for t in _plain_terms(text)
-        if not any(a <= t.position < b for a, b in covered)
-    ]  # fmt: skip
+    plain = [t for t in _plain_terms(text) if not any(a <= t.position < b for a, b in covered)]
     return sorted(special + plain, key=lambda t: t.position)
 
 

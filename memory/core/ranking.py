@@ -133,8 +133,11 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def is_near_duplicate(a: Candidate, b: Candidate) -> bool:
-    both_embedded = a.embedding is not None and b.embedding is not None
-    if both_embedded and cosine(a.embedding, b.embedding) >= DUPLICATE_COSINE:  # type: ignore[arg-type]
+    if (
+        a.embedding is not None
+        and b.embedding is not None
+        and cosine(a.embedding, b.embedding) >= DUPLICATE_COSINE
+    ):
         return True
     return jaccard(a.lemmas, b.lemmas) >= DUPLICATE_JACCARD
 

@@ -112,9 +112,10 @@ def is_number(word: str) -> bool:
 def content_lemmas(text: str) -> list[str]:
     """Lemmas of the meaningful words of ``text`` (stop words and one-letter words dropped)."""
     return [
-        lemma(w) for w in words(text)
+        lemma(w)
+        for w in words(text)
         if not is_stop_word(w) and (len(w) > 1 or is_number(w) or CJK_RE.fullmatch(w))
-    ]  # fmt: skip
+    ]
 
 
 _PIECE_RE = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)

@@ -37,10 +37,10 @@ def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> 
             .order_by("id")[:5000]
         )
     for start in range(0, len(cues), BATCH * 4):
-        chunk = cues[start : start + BATCH * 4]
-        vectors = model.embed([c.word for c in chunk])
+        words = cues[start : start + BATCH * 4]
+        vectors = model.embed([c.word for c in words])
         with rls.tenant_scope(tenant_id):
-            _store_cues(tenant_id, network_id, chunk, vectors)
+            _store_cues(tenant_id, network_id, words, vectors)
     return done
 
 
@@ -68,9 +68,14 @@ def _store(tenant_id: int, model_id: str, chunk: list[Engram], vectors: list[lis
               FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS v(id, hash, vec)
              WHERE e.tenant_id = %s AND e.id = v.id AND e.content_hash = v.hash
             """,
-            [model_id, [e.pk for e in chunk], [e.content_hash for e in chunk],
-             [_literal(v) for v in vectors], tenant_id],
-        )  # fmt: skip
+            [
+                model_id,
+                [e.pk for e in chunk],
+                [e.content_hash for e in chunk],
+                [_literal(v) for v in vectors],
+                tenant_id,
+            ],
+        )
         return int(cursor.rowcount)
 
 

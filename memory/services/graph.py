@@ -39,9 +39,15 @@ def cues_upsert(
             DO UPDATE SET engram_count = memory_cue.engram_count + EXCLUDED.engram_count
             RETURNING lemma, id
             """,
-            [network.tenant_id, network.pk, now, lemmas, [words[x] for x in lemmas],
-             [adds.get(x, 0) for x in lemmas]],
-        )  # fmt: skip
+            [
+                network.tenant_id,
+                network.pk,
+                now,
+                lemmas,
+                [words[x] for x in lemmas],
+                [adds.get(x, 0) for x in lemmas],
+            ],
+        )
         return dict(cursor.fetchall())
 
 
@@ -229,8 +235,11 @@ def bound_out_degree(network: Network) -> int:
 
 def engram_unlink(network: Network, engram: Engram) -> None:
     """Take an engram's schema out of the graph: edges weakened, cue counts lowered."""
-    links = list(EngramCue.objects.filter(tenant_id=network.tenant_id, engram=engram)
-                 .select_related("cue").order_by("position"))  # fmt: skip
+    links = list(
+        EngramCue.objects.filter(tenant_id=network.tenant_id, engram=engram)
+        .select_related("cue")
+        .order_by("position")
+    )
     if not links:
         return
     lemmas = [link.cue.lemma for link in links]

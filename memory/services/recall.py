@@ -26,7 +26,7 @@ from django.utils import timezone
 from audit.actors import Actor
 from base.redis_client import client as redis_client
 from memory.contracts import RecallIn
-from memory.core.activation import MODES, path_to, spread
+from memory.core.activation import MODES, OutEdges, path_to, spread
 from memory.core.hebbian import base_level_activation
 from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
@@ -135,9 +135,13 @@ def _say_if_empty(tenant: Tenant, network: Network, mind: Mind) -> None:
 def _log(network: Network, kind: str, source: str, mind: Mind) -> None:
     """The timing as served, for the dashboard (a plain insert: no index is contended)."""
     RecallEvent.objects.create(
-        tenant_id=network.tenant_id, network=network, kind=kind, source=source[:20],
-        took_ms=mind.took_ms, results=len(mind.engrams),
-    )  # fmt: skip
+        tenant_id=network.tenant_id,
+        network=network,
+        kind=kind,
+        source=source[:20],
+        took_ms=mind.took_ms,
+        results=len(mind.engrams),
+    )
 
 
 def network_prime(
@@ -261,7 +265,7 @@ def _hub_seeds(network: Network, now: datetime) -> dict[int, tuple[str, float, s
 # --- phase 1: channels and spreading ---------------------------------------------------------
 
 
-def _out_edges(network: Network):  # type: ignore[no-untyped-def]
+def _out_edges(network: Network) -> OutEdges:
     def out_edges(ids: list[int], limit: int) -> Mapping[int, list[tuple[int, float, str]]]:
         with connection.cursor() as cursor:
             cursor.execute(
@@ -428,11 +432,16 @@ def _run(
     for engram in rows:
         lemmas = frozenset(engram.terms)
         candidate = Candidate(
-            id=engram.pk, type=engram.type, strength=engram.strength,
-            importance=engram.importance, happened_at=engram.happened_at,
-            last_access_at=engram.last_recalled_at, access_count=engram.recall_count,
-            token_count=engram.token_count, lemmas=lemmas,
-        )  # fmt: skip
+            id=engram.pk,
+            type=engram.type,
+            strength=engram.strength,
+            importance=engram.importance,
+            happened_at=engram.happened_at,
+            last_access_at=engram.last_recalled_at,
+            access_count=engram.recall_count,
+            token_count=engram.token_count,
+            lemmas=lemmas,
+        )
         if engram.pk in in_text:
             covered = sum(w for term, w in query_weights.items() if term in lemmas)
             candidate.text = covered / weight_total
@@ -457,15 +466,20 @@ def _run(
         best = by_act.get(engram.pk, (0.0, 0.0, 0, 0))[3]
         mind.engrams.append(
             RankedEngram(
-                id=engram.pk, external_id=external_id, type=engram.type, content=content,
-                metadata=metadata, score=round(item.score, 4), token_count=engram.token_count,
+                id=engram.pk,
+                external_id=external_id,
+                type=engram.type,
+                content=content,
+                metadata=metadata,
+                score=round(item.score, 4),
+                token_count=engram.token_count,
                 why=Why(
                     channels=tuple(sorted(item.candidate.channels)),
                     path=path_to(best, cues) if best else (),
                     parts=rounded(item.parts),
                 ),
             )
-        )  # fmt: skip
+        )
     packed = pack(
         [Packable(e.id, e.type, e.content, e.score, e.token_count) for e in mind.engrams],
         options.token_budget,
@@ -523,7 +537,9 @@ def _rows(network: Network, ids: set[int]) -> list[_Row]:
         return [_Row(*row) for row in cursor.fetchall()]
 
 
-def _contents(network: Network, ids: list[int]) -> dict[int, tuple[str, str | None, dict]]:
+def _contents(
+    network: Network, ids: list[int]
+) -> dict[int, tuple[str, str | None, dict[str, object]]]:
     if not ids:
         return {}
     with connection.cursor() as cursor:

@@ -22,7 +22,7 @@ class RequestContextMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = context.clean_request_id(request.headers.get("X-Request-ID"))
-        request.request_id = request_id  # type: ignore[attr-defined]
+        request.request_id = request_id  # type: ignore[attr-defined]  # for views that show it
         with context.bound(request_id, client_ip(request.META)):
             response = self.get_response(request)
         response["X-Request-ID"] = request_id

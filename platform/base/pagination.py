@@ -32,8 +32,9 @@ def older_than[M: Model](rows: QuerySet[M], cursor: str) -> QuerySet[M]:
     """Rows after the cursor, as a row comparison so Postgres starts the index walk there."""
     created_at, pk = decode_cursor(cursor)
     table = rows.model._meta.db_table
-    return rows.extra(where=[f'("{table}"."created_at", "{table}"."id") < (%s, %s)'],
-                      params=[created_at, pk])  # fmt: skip
+    return rows.extra(
+        where=[f'("{table}"."created_at", "{table}"."id") < (%s, %s)'], params=[created_at, pk]
+    )
 
 
 def parse_limit(raw: str | None, default: int = 50) -> int:

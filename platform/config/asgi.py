@@ -80,8 +80,9 @@ async def _too_large(send: Send, limit: int) -> None:
     message = f"The request body is larger than {limit} bytes."
     body = json.dumps(error_body("payload_too_large", message)).encode()
     headers: list[tuple[bytes, bytes]] = [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())
-    ]  # fmt: skip
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
     await send({"type": "http.response.start", "status": 413, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

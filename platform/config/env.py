@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 
@@ -44,7 +45,7 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     return [part.strip() for part in raw.split(",") if part.strip()]
 
 
-def database_from_url(url: str) -> dict[str, object]:
+def database_from_url(url: str) -> dict[str, Any]:
     """``postgresql://user:pass@host:port/name?host=/socket/dir`` as a Django DATABASES entry."""
     parts = urlsplit(url)
     if parts.scheme not in {"postgres", "postgresql"}:

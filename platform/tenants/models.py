@@ -39,7 +39,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS = []  # createsuperuser asks only for the email
 
     def __str__(self) -> str:
         return self.email

@@ -71,10 +71,14 @@ def login_attempt(*, email: str, ip: str | None) -> RateDecision:
     per-client budget stops one client from walking through many addresses.
     """
     client_key = ip or "unknown"
-    pair = count(f"login:{email.lower()}:{client_key}", limit=LOGIN_ATTEMPTS_PER_ADDRESS,
-                 window=LOGIN_WINDOW_SECONDS)  # fmt: skip
-    anyone = count(f"login-client:{client_key}", limit=LOGIN_ATTEMPTS_PER_CLIENT,
-                   window=LOGIN_WINDOW_SECONDS)  # fmt: skip
+    pair = count(
+        f"login:{email.lower()}:{client_key}",
+        limit=LOGIN_ATTEMPTS_PER_ADDRESS,
+        window=LOGIN_WINDOW_SECONDS,
+    )
+    anyone = count(
+        f"login-client:{client_key}", limit=LOGIN_ATTEMPTS_PER_CLIENT, window=LOGIN_WINDOW_SECONDS
+    )
     return pair if not pair.allowed else anyone
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from django.db import connection, migrations, transaction
 
@@ -81,13 +82,13 @@ def tenant_scope(tenant_id: int, *, user_id: int | None = None) -> Iterator[None
 
 def enable(table: str, *, read_also: str | None = None) -> migrations.RunSQL:
     """Migration operation: force RLS on ``table``; ``read_also`` widens SELECT only."""
-    sql = [
+    sql: list[str | tuple[str, Any]] = [
         f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
         f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY",
         f"CREATE POLICY tenant_isolation ON {table} USING (tenant_id = app_tenant_id()) "
         f"WITH CHECK (tenant_id = app_tenant_id())",
     ]
-    reverse = [
+    reverse: list[str | tuple[str, Any]] = [
         f"DROP POLICY IF EXISTS tenant_isolation ON {table}",
         f"ALTER TABLE {table} NO FORCE ROW LEVEL SECURITY",
         f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY",

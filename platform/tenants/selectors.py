@@ -30,9 +30,11 @@ def membership_get_for_tenant(*, tenant: Tenant, id: int) -> Membership:
 
 def invitations_pending_for_tenant(*, tenant: Tenant) -> QuerySet[Invitation]:
     return Invitation.objects.filter(
-        tenant=tenant, accepted_at__isnull=True, revoked_at__isnull=True,
+        tenant=tenant,
+        accepted_at__isnull=True,
+        revoked_at__isnull=True,
         expires_at__gt=timezone.now(),
-    ).order_by("-created_at")  # fmt: skip
+    ).order_by("-created_at")
 
 
 def invitation_get_for_tenant(*, tenant: Tenant, id: int) -> Invitation:

@@ -119,9 +119,12 @@ def tenant_create(*, name: str, owner: User, slug: str = "", actor: Actor | None
             rls.activate(tenant_id=tenant.pk, user_id=owner.pk)
             actor = actor or Actor.for_user(owner, role=Role.OWNER)
             audit_record(
-                tenant_id=tenant.pk, actor=actor, verb="tenant.create", target=tenant,
+                tenant_id=tenant.pk,
+                actor=actor,
+                verb="tenant.create",
+                target=tenant,
                 after={"slug": tenant.slug, "name": tenant.name},
-            )  # fmt: skip
+            )
             _membership_add(tenant=tenant, actor=actor, user=owner, role=Role.OWNER)
     except IntegrityError as exc:  # the slug was taken a moment ago
         raise Conflict(f"The URL name “{slug}” is taken.", fields={"slug": "taken"}) from exc
@@ -139,9 +142,13 @@ def user_signup(*, email: str, password: str, name: str, tenant_name: str) -> tu
 def _membership_add(*, tenant: Tenant, actor: Actor, user: User, role: str) -> Membership:
     membership = Membership.objects.create(tenant=tenant, user=user, role=role)
     audit_record(
-        tenant_id=tenant.pk, actor=actor, verb="member.add", target=membership,
-        target_label=user.email, after={"user": user.email, "role": role},
-    )  # fmt: skip
+        tenant_id=tenant.pk,
+        actor=actor,
+        verb="member.add",
+        target=membership,
+        target_label=user.email,
+        after={"user": user.email, "role": role},
+    )
     return membership
 
 
@@ -178,9 +185,14 @@ def membership_change_role(
         locked.role = role
         locked.save(update_fields=["role"])
         audit_record(
-            tenant_id=tenant.pk, actor=actor, verb="member.role_change", target=locked,
-            target_label=locked.user.email, before=before, after={"role": role},
-        )  # fmt: skip
+            tenant_id=tenant.pk,
+            actor=actor,
+            verb="member.role_change",
+            target=locked,
+            target_label=locked.user.email,
+            before=before,
+            after={"role": role},
+        )
     return locked
 
 
@@ -193,17 +205,23 @@ def membership_remove(*, tenant: Tenant, actor: Actor, membership: Membership) -
         if locked.role == Role.OWNER and _owners_left(tenant, locked) == 0:
             raise Conflict("The last owner cannot leave; make someone else owner first.")
         audit_record(
-            tenant_id=tenant.pk, actor=actor, verb="member.remove", target=locked,
-            target_label=locked.user.email, before={"user": locked.user.email, "role": locked.role},
-        )  # fmt: skip
+            tenant_id=tenant.pk,
+            actor=actor,
+            verb="member.remove",
+            target=locked,
+            target_label=locked.user.email,
+            before={"user": locked.user.email, "role": locked.role},
+        )
         locked.delete()
 
 
 def _pending(tenant: Tenant) -> QuerySet[Invitation]:
     return Invitation.objects.filter(
-        tenant=tenant, accepted_at__isnull=True, revoked_at__isnull=True,
+        tenant=tenant,
+        accepted_at__isnull=True,
+        revoked_at__isnull=True,
         expires_at__gt=timezone.now(),
-    )  # fmt: skip
+    )
 
 
 def _invitations_cancel(*, tenant: Tenant, actor: Actor, email: str) -> None:
@@ -231,14 +249,21 @@ def invitation_create(
             )
         token = tokens.new_invitation_token()
         invitation = Invitation.objects.create(
-            tenant=tenant, email=email, role=role, token_digest=tokens.digest(token),
+            tenant=tenant,
+            email=email,
+            role=role,
+            token_digest=tokens.digest(token),
             invited_by_id=actor.id if actor.kind == "user" else None,
             expires_at=timezone.now() + INVITATION_TTL,
-        )  # fmt: skip
+        )
         audit_record(
-            tenant_id=tenant.pk, actor=actor, verb="invitation.create", target=invitation,
-            target_label=email, after={"email": email, "role": role},
-        )  # fmt: skip
+            tenant_id=tenant.pk,
+            actor=actor,
+            verb="invitation.create",
+            target=invitation,
+            target_label=email,
+            after={"email": email, "role": role},
+        )
         # robust: a broker outage must not turn a committed invitation into a 500.
         after_commit("tenants.tasks.send_invitation_email", tenant.pk, invitation.pk, token)
     return invitation, token
@@ -254,9 +279,12 @@ def invitation_revoke(
         if revoked != 1:
             raise Conflict("This invitation is no longer pending.")
         audit_record(
-            tenant_id=tenant.pk, actor=actor, verb="invitation.revoke", target=invitation,
+            tenant_id=tenant.pk,
+            actor=actor,
+            verb="invitation.revoke",
+            target=invitation,
             target_label=invitation.email,
-        )  # fmt: skip
+        )
 
 
 def invitation_accept(*, invitation: Invitation, token: str, user: User) -> Membership:
@@ -278,9 +306,12 @@ def invitation_accept(*, invitation: Invitation, token: str, user: User) -> Memb
             raise NotFound("This invitation link is invalid, expired or already used.")
         actor = Actor.for_user(user, role=invitation.role)
         audit_record(
-            tenant_id=tenant.pk, actor=actor, verb="invitation.accept", target=invitation,
+            tenant_id=tenant.pk,
+            actor=actor,
+            verb="invitation.accept",
+            target=invitation,
             target_label=user.email,
-        )  # fmt: skip
+        )
         membership = _membership_add(tenant=tenant, actor=actor, user=user, role=invitation.role)
         # invitation_create refuses a second pending invitation; data from before that rule:
         _invitations_cancel(tenant=tenant, actor=actor, email=user.email)
@@ -319,15 +350,26 @@ def apikey_create(
         if _active_keys(tenant).count() >= MAX_KEYS_PER_TENANT:
             raise Conflict(f"A workspace may hold at most {MAX_KEYS_PER_TENANT} active keys.")
         key = ApiKey.objects.create(
-            tenant=tenant, name=name, prefix=prefix, digest=tokens.digest(secret),
-            scopes=scope_list, expires_at=expires_at,
+            tenant=tenant,
+            name=name,
+            prefix=prefix,
+            digest=tokens.digest(secret),
+            scopes=scope_list,
+            expires_at=expires_at,
             created_by_id=actor.id if actor.kind == "user" else None,
-        )  # fmt: skip
+        )
         audit_record(
-            tenant_id=tenant.pk, actor=actor, verb="apikey.create", target=key,
-            after={"name": name, "prefix": prefix, "scopes": scope_list,
-                   "expires_at": expires_at.isoformat() if expires_at else None},
-        )  # fmt: skip
+            tenant_id=tenant.pk,
+            actor=actor,
+            verb="apikey.create",
+            target=key,
+            after={
+                "name": name,
+                "prefix": prefix,
+                "scopes": scope_list,
+                "expires_at": expires_at.isoformat() if expires_at else None,
+            },
+        )
     return key, secret
 
 
@@ -350,9 +392,13 @@ def apikey_revoke(*, tenant: Tenant, actor: Actor, key: ApiKey) -> ApiKey:
         if changed == 1:
             key.revoked_at = now
             audit_record(
-                tenant_id=tenant.pk, actor=actor, verb="apikey.revoke", target=key,
-                before={"status": "active"}, after={"status": "revoked"},
-            )  # fmt: skip
+                tenant_id=tenant.pk,
+                actor=actor,
+                verb="apikey.revoke",
+                target=key,
+                before={"status": "active"},
+                after={"status": "revoked"},
+            )
         else:
             key.refresh_from_db(fields=["revoked_at"])
     return key

@@ -12,9 +12,11 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 from roles.dpml import Document, parse
 from roles.dpml.resolve import Key
+from roles.dpml.tree import ResourceKind
 
 BASE = Path(__file__).resolve().parent
 
@@ -62,14 +64,14 @@ def registry() -> Registry:
         )
     resources: dict[Key, BuiltinResource] = {}
     for path in sorted((BASE / "resources").glob("*/*.md")):
-        kind = path.parent.name
+        kind = cast(ResourceKind, path.parent.name)  # the folders are the three kinds
         source = path.read_text(encoding="utf-8")
         digest.update(f"{kind}/{path.name}".encode() + source.encode())
         key = (kind, path.stem)
-        resources[key] = BuiltinResource(  # type: ignore[index]
+        resources[key] = BuiltinResource(
             kind=kind,
             name=path.stem,
             source=source,
-            document=parse(source, kind),  # type: ignore[arg-type]
+            document=parse(source, kind),
         )
     return Registry(roles=roles, resources=resources, fingerprint=digest.hexdigest()[:16])

@@ -22,6 +22,7 @@ from roles.dpml.tree import (
     Kind,
     Mode,
     Reference,
+    Severity,
     Text,
 )
 
@@ -82,9 +83,9 @@ class _Lexer:
         for m in re.finditer(r"`+", self.s):
             self._runs.setdefault(len(m.group()), []).append(m.start())
 
-    def error(self, code: str, message: str, offset: int, severity: str = "error") -> None:
+    def error(self, code: str, message: str, offset: int, severity: Severity = "error") -> None:
         line, column = self.src.position(offset)
-        self.errors.append(DpmlError(code, message, line, column, severity))  # type: ignore[arg-type]
+        self.errors.append(DpmlError(code, message, line, column, severity))
 
     def run(self) -> list[_Tok]:
         s, i = self.s, 0
@@ -229,10 +230,14 @@ class _Parser:
         if len(self.errors) > MAX_ERRORS:
             rest = len(self.errors) - MAX_ERRORS
             last = self.errors[MAX_ERRORS]
-            self.errors[MAX_ERRORS:] = [DpmlError(
-                "too_many_errors", f"{rest} more errors after this point are not shown",
-                last.line, last.column,
-            )]  # fmt: skip
+            self.errors[MAX_ERRORS:] = [
+                DpmlError(
+                    "too_many_errors",
+                    f"{rest} more errors after this point are not shown",
+                    last.line,
+                    last.column,
+                )
+            ]
         return Document(kind=self.kind, root=self.root, errors=self.errors)
 
     def _known(self, tok: _Tok) -> bool:
@@ -472,7 +477,8 @@ def parse(text: str, kind: Kind = "role") -> Document:
     if nul >= 0:
         line = text.count("\n", 0, nul) + 1
         column = nul - (text.rfind("\n", 0, nul) + 1) + 1
-        error = DpmlError("nul_character", "the text holds a NUL character (\\x00); remove it",
-                          line, column)  # fmt: skip
+        error = DpmlError(
+            "nul_character", "the text holds a NUL character (\\x00); remove it", line, column
+        )
         return Document(kind=kind, root=None, errors=[error])
     return _Parser(text, kind).run()

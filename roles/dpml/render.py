@@ -10,7 +10,7 @@ import re
 import textwrap
 
 from roles.dpml.resolve import Key, Resolution
-from roles.dpml.tree import Document, Element, Reference, Text
+from roles.dpml.tree import Document, Element, Reference, ResourceKind, Text
 
 ROLE_HEADINGS = {"personality": "Personality", "principle": "Principles", "knowledge": "Knowledge"}
 RESOURCE_HEADINGS = {
@@ -103,11 +103,13 @@ def render_role(document: Document, resolution: Resolution, *, title: str) -> st
     return _tidy("\n\n".join(out))
 
 
-def render_resource(document: Document, resolution: Resolution, *, kind: str, name: str) -> str:
+def render_resource(
+    document: Document, resolution: Resolution, *, kind: ResourceKind, name: str
+) -> str:
     """A resource on its own (previews in the editor), its references expanded."""
     if document.root is None:
         return ""
-    ref = Reference(kind, name, "required", 1, 1)  # type: ignore[arg-type]
+    ref = Reference(kind, name, "required", 1, 1)
     renderer = _Renderer(resolution)
     renderer.path.append(ref.key)
     return _tidy(renderer.resource(ref, document, 2))

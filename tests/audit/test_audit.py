@@ -57,9 +57,14 @@ def test_audit_record_keeps_the_request_id_and_address(cast: Cast) -> None:
     rls.activate(tenant_id=cast.tenant.pk)
     with context.bound("req-123", "203.0.113.9"):
         event = audit_record(
-            tenant_id=cast.tenant.pk, actor=Actor.system(), verb="test.thing",
-            target_type="thing", target_id=7, before={"a": 1}, after={"a": 2},
-        )  # fmt: skip
+            tenant_id=cast.tenant.pk,
+            actor=Actor.system(),
+            verb="test.thing",
+            target_type="thing",
+            target_id=7,
+            before={"a": 1},
+            after={"a": 2},
+        )
     event.refresh_from_db()
     assert (event.request_id, event.ip, event.target_id) == ("req-123", "203.0.113.9", "7")
 

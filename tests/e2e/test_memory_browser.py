@@ -21,21 +21,29 @@ from tests.factories import Cast, make_cast, make_key
 pytestmark = pytest.mark.browser
 
 FACTS = [
-    {"content": "Alice prefers window seats on long trains",
-     "schema": ["Alice", "window", "train"]},
+    {
+        "content": "Alice prefers window seats on long trains",
+        "schema": ["Alice", "window", "train"],
+    },
     {"content": "Night trains to Vienna leave at 21:40", "schema": ["night", "train", "Vienna"]},
-    {"content": "Book trains 60 days ahead for the cheapest fares",
-     "schema": ["book", "train", "fare"], "type": "PATTERN"},
+    {
+        "content": "Book trains 60 days ahead for the cheapest fares",
+        "schema": ["book", "train", "fare"],
+        "type": "PATTERN",
+    },
     {"content": "Bob gets travel sick on buses", "schema": ["Bob", "bus", "sick"]},
-]  # fmt: skip
+]
 
 
 def seed(cast: Cast, items: list[dict[str, object]]) -> list[int]:
     with rls.tenant_scope(cast.tenant.pk):
         result = engrams_remember(
-            tenant=cast.tenant, actor=Actor.system("seed"), network_key="default",
-            items=engram_items(items), source="api",
-        )  # fmt: skip
+            tenant=cast.tenant,
+            actor=Actor.system("seed"),
+            network_key="default",
+            items=engram_items(items),
+            source="api",
+        )
     return [o.id for o in result.outcomes]
 
 
@@ -139,8 +147,9 @@ def test_an_admin_imports_a_file_and_sees_the_error_for_the_bad_line(
 ) -> None:
     p = page
     cast = make_cast()
-    lines = [json.dumps({"content": f"Imported fact {i}", "external_id": f"f{i}"})
-             for i in range(30)]  # fmt: skip
+    lines = [
+        json.dumps({"content": f"Imported fact {i}", "external_id": f"f{i}"}) for i in range(30)
+    ]
     lines.insert(11, '{"content": "broken", ')
     lines.insert(20, json.dumps({"content": "too strong", "strength": 3}))
     upload = tmp_path / "facts.jsonl"

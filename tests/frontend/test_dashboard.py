@@ -35,8 +35,10 @@ def logged_in(user: User) -> Client:
 
 def test_signup_logs_in_and_lands_on_the_new_workspaces_keys_page(db: None) -> None:
     client = Client()
-    response = client.post("/signup/", {"name": "Ada", "email": "ada@example.com",
-                                        "password": PASSWORD, "workspace": "Ada Labs"})  # fmt: skip
+    response = client.post(
+        "/signup/",
+        {"name": "Ada", "email": "ada@example.com", "password": PASSWORD, "workspace": "Ada Labs"},
+    )
     assert response.status_code == 302 and response["Location"] == "/t/ada-labs/keys/"
     page = client.get("/t/ada-labs/keys/")
     assert page.status_code == 200 and b"New API key" in page.content
@@ -98,8 +100,9 @@ def test_a_viewer_sees_keys_but_cannot_create_one(cast: Cast) -> None:
 
 def test_creating_a_key_shows_the_secret_once_and_audits_it(cast: Cast) -> None:
     client = logged_in(cast.member)
-    response = client.post("/t/acme/keys/new", {"name": "cursor", "scopes": ["read", "write"]},
-                           **HTMX)  # fmt: skip
+    response = client.post(
+        "/t/acme/keys/new", {"name": "cursor", "scopes": ["read", "write"]}, **HTMX
+    )
     assert response.status_code == 200
     secret = re.search(rb'value="(mnemo_[^"]+)"', response.content).group(1).decode()  # type: ignore[union-attr]
     again = client.get("/t/acme/keys/")
@@ -132,8 +135,15 @@ def test_admins_invite_and_the_invitee_joins_through_the_link(cast: Cast) -> Non
     invitee = Client()
     landing = invitee.get(link)
     assert landing.status_code == 200 and b"Sign up as newbie@example.com" in landing.content
-    invitee.post("/signup/", {"email": "newbie@example.com", "password": PASSWORD,
-                              "workspace": "Newbie's", "next": link})  # fmt: skip
+    invitee.post(
+        "/signup/",
+        {
+            "email": "newbie@example.com",
+            "password": PASSWORD,
+            "workspace": "Newbie's",
+            "next": link,
+        },
+    )
     joined = invitee.post(link)
     assert joined.status_code == 302 and joined["Location"] == "/t/acme/"
     assert invitee.get(link).status_code == 404  # used once
@@ -147,12 +157,18 @@ def test_admins_invite_and_the_invitee_joins_through_the_link(cast: Cast) -> Non
 
 def test_members_cannot_invite_or_change_roles(cast: Cast) -> None:
     client = logged_in(cast.member)
-    assert client.post("/t/acme/members/invite", {"email": "x@example.com", "role": "viewer"},
-                       **HTMX).status_code == 403  # fmt: skip
+    assert (
+        client.post(
+            "/t/acme/members/invite", {"email": "x@example.com", "role": "viewer"}, **HTMX
+        ).status_code
+        == 403
+    )
     with rls.tenant_scope(cast.tenant.pk):
         viewer = Membership.objects.get(tenant=cast.tenant, user=cast.viewer)
-    assert client.post(f"/t/acme/members/{viewer.pk}/role", {"role": "admin"},
-                       **HTMX).status_code == 403  # fmt: skip
+    assert (
+        client.post(f"/t/acme/members/{viewer.pk}/role", {"role": "admin"}, **HTMX).status_code
+        == 403
+    )
 
 
 def test_the_owner_changes_a_role_and_removes_a_member(cast: Cast) -> None:

@@ -26,9 +26,12 @@ BASE = "/t/acme/memory/default"
 def seed(cast: Cast, items: list[dict[str, Any]], network: str = "default") -> list[int]:
     with rls.tenant_scope(cast.tenant.pk):
         result = engrams_remember(
-            tenant=cast.tenant, actor=Actor.system("test"), network_key=network,
-            items=engram_items(items), source="api",
-        )  # fmt: skip
+            tenant=cast.tenant,
+            actor=Actor.system("test"),
+            network_key=network,
+            items=engram_items(items),
+            source="api",
+        )
     return [o.id for o in result.outcomes]
 
 
@@ -58,8 +61,9 @@ def test_the_browser_filters_sorts_and_pages_with_a_cursor(cast: Cast) -> None:
 
 
 def test_the_detail_shows_cues_edges_embedding_and_history(cast: Cast) -> None:
-    (pk,) = seed(cast, [{"content": "Redis listens on port 6379",
-                         "schema": ["Redis", "port", "6379"]}])  # fmt: skip
+    (pk,) = seed(
+        cast, [{"content": "Redis listens on port 6379", "schema": ["Redis", "port", "6379"]}]
+    )
     page = logged_in(cast.viewer).get(f"{BASE}/engrams/{pk}/").content.decode()
     assert "Redis listens on port 6379" in page and ">Redis<" in page and ">6379<" in page
     assert "waiting for the worker" in page and "engram.create" in page
@@ -71,10 +75,17 @@ def test_a_member_edits_inline_and_the_change_is_in_the_history(cast: Cast) -> N
     client = logged_in(cast.member)
     form = client.get(f"{BASE}/engrams/{pk}/?edit=1", **HTMX).content.decode()
     assert 'data-testid="engram-form"' in form
-    saved = client.post(f"{BASE}/engrams/{pk}/edit", {
-        "content": "Redis listens on 6380", "schema": "", "type": "ATOMIC",
-        "strength": "0.9", "importance": "0.5",
-    }, **HTMX)  # fmt: skip
+    saved = client.post(
+        f"{BASE}/engrams/{pk}/edit",
+        {
+            "content": "Redis listens on 6380",
+            "schema": "",
+            "type": "ATOMIC",
+            "strength": "0.9",
+            "importance": "0.5",
+        },
+        **HTMX,
+    )
     html = saved.content.decode()
     assert saved.status_code == 200 and "Redis listens on 6380" in html
     assert "engram.update" in html and "6379" in html  # before and after in the history
@@ -101,8 +112,13 @@ def test_admins_delete_one_or_many_and_members_retype_many(cast: Cast) -> None:
 
 
 def test_graph_data_is_a_bounded_neighbourhood_and_cues_list_their_memories(cast: Cast) -> None:
-    seed(cast, [{"content": f"trains {i} tickets", "schema": ["trains", f"stop{i}", "tickets"]}
-                for i in range(200)])  # fmt: skip
+    seed(
+        cast,
+        [
+            {"content": f"trains {i} tickets", "schema": ["trains", f"stop{i}", "tickets"]}
+            for i in range(200)
+        ],
+    )
     client = logged_in(cast.viewer)
     with rls.tenant_scope(cast.tenant.pk):
         hub = Cue.objects.get(tenant=cast.tenant, lemma="train")
@@ -135,9 +151,17 @@ def test_the_playground_shows_the_mind_without_counting_as_a_recall(cast: Cast) 
 
 
 def test_export_then_import_round_trips_and_reports_bad_lines(cast: Cast) -> None:
-    seed(cast, [{"content": "Trains beat planes under 500 km", "external_id": "t1",
-                 "metadata": {"by": "ops"}},
-                {"content": "Night trains save a hotel", "external_id": "t2"}])  # fmt: skip
+    seed(
+        cast,
+        [
+            {
+                "content": "Trains beat planes under 500 km",
+                "external_id": "t1",
+                "metadata": {"by": "ops"},
+            },
+            {"content": "Night trains save a hotel", "external_id": "t2"},
+        ],
+    )
     client = logged_in(cast.viewer)
     response = client.get(f"{BASE}/export.jsonl")
     assert response.is_async  # an async body streams under ASGI; a sync one is read whole first
@@ -149,8 +173,15 @@ def test_export_then_import_round_trips_and_reports_bad_lines(cast: Cast) -> Non
     assert lines[0]["kind"] == "mnemo-network"
     assert [line["kind"] for line in lines].count("engram") == 2
     assert any(line["kind"] == "edge" for line in lines)
-    bad = "\n".join([json.dumps(lines[1]), "{not json", json.dumps({"content": ""}),
-                     json.dumps({"kind": "planet"}), json.dumps(lines[2])])  # fmt: skip
+    bad = "\n".join(
+        [
+            json.dumps(lines[1]),
+            "{not json",
+            json.dumps({"content": ""}),
+            json.dumps({"kind": "planet"}),
+            json.dumps(lines[2]),
+        ]
+    )
     admin = logged_in(cast.admin)
     from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -166,8 +197,9 @@ def test_export_then_import_round_trips_and_reports_bad_lines(cast: Cast) -> Non
     assert 'data-line="2"' in page and "not valid JSON" in page
     # the same file again changes nothing: external ids make it idempotent
     with rls.tenant_scope(cast.tenant.pk):
-        again = ImportJob.objects.create(tenant=cast.tenant, network_key="copy", payload=bad,
-                                         total_lines=5, created_by="test")  # fmt: skip
+        again = ImportJob.objects.create(
+            tenant=cast.tenant, network_key="copy", payload=bad, total_lines=5, created_by="test"
+        )
     second = import_run(tenant_id=cast.tenant.pk, job_id=again.pk)
     assert second.counts.get("unchanged") == 2 and "created" not in second.counts
     member = logged_in(cast.member)
@@ -188,8 +220,7 @@ def test_another_tenants_network_and_memories_are_404(cast: Cast) -> None:
     # through their own workspace, the other tenant's ids do not resolve either
     assert outsider.get(f"/t/globex/memory/default/engrams/{pk}/").status_code == 404
     with rls.tenant_scope(cast.tenant.pk):
-        job = ImportJob.objects.create(tenant=cast.tenant, network_key="default",
-                                       created_by="test")  # fmt: skip
+        job = ImportJob.objects.create(tenant=cast.tenant, network_key="default", created_by="test")
     assert outsider.get(f"/t/acme/import/{job.pk}/").status_code == 404
     assert outsider.get(f"/t/globex/import/{job.pk}/").status_code == 404
     assert logged_in(cast.viewer).get(f"/t/acme/import/{job.pk}/").status_code == 200
@@ -202,8 +233,13 @@ def test_the_overview_plots_growth_and_recall_latency(cast: Cast) -> None:
     with rls.tenant_scope(cast.tenant.pk):
         from memory.services.recall import RecallOptions, network_recall
 
-        network_recall(tenant=cast.tenant, actor=Actor.system("t"), network_key="default",
-                       query="keeping", options=RecallOptions())  # fmt: skip
+        network_recall(
+            tenant=cast.tenant,
+            actor=Actor.system("t"),
+            network_key="default",
+            query="keeping",
+            options=RecallOptions(),
+        )
     page = client.get("/t/acme/").content.decode()
     assert 'id="chart-data"' in page and 'data-testid="latency"' in page
     charts = json.loads(page.split('id="chart-data" type="application/json">')[1].split("</")[0])
@@ -223,22 +259,30 @@ def test_bulk_deletion_is_refused_by_the_service_itself_below_admin(cast: Cast) 
             engrams_bulk(tenant=cast.tenant, actor=member, engrams=rows, action="delete")
         viewer = Actor.for_user(cast.viewer, role="viewer")
         with pytest.raises(PermissionDenied):
-            engrams_bulk(tenant=cast.tenant, actor=viewer, engrams=rows, action="retype",
-                         type="LINK")  # fmt: skip
+            engrams_bulk(
+                tenant=cast.tenant, actor=viewer, engrams=rows, action="retype", type="LINK"
+            )
     assert engram(cast, ids[0]).status == "active"
 
 
 def test_import_survives_bad_numbers_in_any_kind_of_line(cast: Cast) -> None:
-    lines = "\n".join([
-        '{"content": "Fine line", "external_id": "a"}',
-        '{"content": "NaN inside", "metadata": {"x": NaN}}',
-        '{"kind": "cue", "word": "fine", "recall_count": "many", "last_recalled_at": "soon"}',
-        '{"kind": "edge", "source": "fine", "target": "line", "type": "sequence", '
-        '"weight": 1e999, "count": 1e999}',
-    ])  # fmt: skip
+    lines = "\n".join(
+        [
+            '{"content": "Fine line", "external_id": "a"}',
+            '{"content": "NaN inside", "metadata": {"x": NaN}}',
+            '{"kind": "cue", "word": "fine", "recall_count": "many", "last_recalled_at": "soon"}',
+            '{"kind": "edge", "source": "fine", "target": "line", "type": "sequence", '
+            '"weight": 1e999, "count": 1e999}',
+        ]
+    )
     with rls.tenant_scope(cast.tenant.pk):
-        job = ImportJob.objects.create(tenant=cast.tenant, network_key="default", payload=lines,
-                                       total_lines=4, created_by="test")  # fmt: skip
+        job = ImportJob.objects.create(
+            tenant=cast.tenant,
+            network_key="default",
+            payload=lines,
+            total_lines=4,
+            created_by="test",
+        )
     done = import_run(tenant_id=cast.tenant.pk, job_id=job.pk)
     assert done.status == "done" and done.counts["created"] == 1
     assert [e["line"] for e in done.errors] == [2]
@@ -250,9 +294,15 @@ def test_a_redelivered_import_resumes_after_the_committed_lines(cast: Cast) -> N
     lines = "\n".join(json.dumps({"content": f"Line {i}"}) for i in range(1, 5))
     with rls.tenant_scope(cast.tenant.pk):
         job = ImportJob.objects.create(
-            tenant=cast.tenant, network_key="default", payload=lines, total_lines=4,
-            created_by="test", status="running", processed_lines=2, counts={"created": 2},
-        )  # fmt: skip
+            tenant=cast.tenant,
+            network_key="default",
+            payload=lines,
+            total_lines=4,
+            created_by="test",
+            status="running",
+            processed_lines=2,
+            counts={"created": 2},
+        )
     done = import_run(tenant_id=cast.tenant.pk, job_id=job.pk)
     assert done.counts["created"] == 4  # lines 3 and 4 only; 1 and 2 were in before the crash
     with rls.tenant_scope(cast.tenant.pk):

@@ -50,8 +50,11 @@ def test_bodies_over_the_limit_are_413_json(live_url: str, settings: Any, path: 
     cast = make_cast()
     _, secret = make_key(cast.tenant, scopes=("admin",))
     settings.MAX_REQUEST_BYTES = 2_000
-    headers = {"Authorization": f"Bearer {secret}", "Content-Type": "application/json",
-               "Accept": "application/json, text/event-stream"}  # fmt: skip
+    headers = {
+        "Authorization": f"Bearer {secret}",
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+    }
     big = b'{"name": "' + b"x" * 5_000 + b'", "scopes": ["read"]}'
     response = httpx2.post(f"{live_url}{path}", content=big, headers=headers)
     assert response.status_code == 413

@@ -27,8 +27,9 @@ async def _calls(
         return [await client.call_tool(name, args) for name, args in calls]
 
 
-def calls(url: str, secret: str, *items: tuple[str, dict[str, Any]], mode: str = "legacy"
-          ) -> list[Any]:  # fmt: skip
+def calls(
+    url: str, secret: str, *items: tuple[str, dict[str, Any]], mode: str = "legacy"
+) -> list[Any]:
     return run(_calls(url, secret, list(items), mode))
 
 
@@ -43,14 +44,21 @@ def test_an_agent_discovers_activates_and_keeps_memory_in_the_roles_network(
     _, secret = make_key(cast.tenant)
     url = f"{live_url}/t/acme/mcp"
     found, activated, stored, recalled, other = calls(
-        url, secret,
+        url,
+        secret,
         ("discover", {"query": "review"}),
         ("action", {"role": "code-reviewer"}),
-        ("remember", {"engrams": [{"content": "Acme web uses pytest fixtures in conftest",
-                                   "type": "ATOMIC"}]}),
+        (
+            "remember",
+            {
+                "engrams": [
+                    {"content": "Acme web uses pytest fixtures in conftest", "type": "ATOMIC"}
+                ]
+            },
+        ),
         ("recall", {"query": "pytest fixtures"}),
         ("recall", {"role": "technical-writer", "query": "pytest fixtures"}),
-    )  # fmt: skip
+    )
     assert "`code-reviewer` — Code reviewer" in text(found) and "`action`" in text(found)
     assert "writer" not in text(found).split("Next steps")[0]  # filtered by the query
     persona = text(activated)
@@ -78,13 +86,19 @@ def test_without_a_session_the_role_is_required_and_the_error_says_so(live_url: 
     _, secret = make_key(cast.tenant)
     url = f"{live_url}/t/acme/mcp"
     activated, recalled, named = calls(
-        url, secret,
+        url,
+        secret,
         ("action", {"role": "research-assistant"}),
         ("recall", {"query": "sources"}),
-        ("remember", {"role": "research-assistant", "engrams": [{"content": "Prefer primary "
-                      "sources over summaries"}]}),
+        (
+            "remember",
+            {
+                "role": "research-assistant",
+                "engrams": [{"content": "Prefer primary sources over summaries"}],
+            },
+        ),
         mode="auto",
-    )  # fmt: skip
+    )
     assert not activated.is_error
     assert 'pass role="research-assistant"' in text(activated)
     assert recalled.is_error and "role is required" in text(recalled)
@@ -108,9 +122,11 @@ def test_a_role_written_by_the_workspace_is_activatable_at_once_and_only_there(
     with rls.tenant_scope(cast.tenant.pk):
         role_create(tenant=cast.tenant, actor=Actor.system("test"), data=data)
     found, activated = calls(
-        f"{live_url}/t/acme/mcp", secret,
-        ("discover", {"source": "workspace"}), ("action", {"role": "on-call"}),
-    )  # fmt: skip
+        f"{live_url}/t/acme/mcp",
+        secret,
+        ("discover", {"source": "workspace"}),
+        ("action", {"role": "on-call"}),
+    )
     assert "`on-call` — On-call guide: Pager help [this workspace]" in text(found)
     assert "You are Acme's on-call guide." in text(activated)
     their_list, their_action = calls(
@@ -124,9 +140,11 @@ def test_bad_role_arguments_are_tool_errors_an_agent_can_act_on(live_url: str) -
     cast = make_cast()
     _, secret = make_key(cast.tenant)
     bad, unknown = calls(
-        f"{live_url}/t/acme/mcp", secret,
-        ("action", {"role": "Not A Slug!"}), ("action", {"role": "astronaut"}),
-    )  # fmt: skip
+        f"{live_url}/t/acme/mcp",
+        secret,
+        ("action", {"role": "Not A Slug!"}),
+        ("action", {"role": "astronaut"}),
+    )
     assert bad.is_error and "role" in text(bad) and "discover" in text(bad)
     assert unknown.is_error and "`discover` lists the roles" in text(unknown)
 
@@ -140,20 +158,36 @@ def test_ending_the_session_forgets_its_active_role(live_url: str) -> None:
         "Accept": "application/json, text/event-stream",
         "Content-Type": "application/json",
     }
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                       "clientInfo": {"name": "t", "version": "0"}}}  # fmt: skip
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
     first = httpx2.post(url, json=init, headers=headers)
     session = first.headers["mcp-session-id"]
     assert len(session) >= 16
     with_session = {**headers, "Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18"}
-    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "action", "arguments": {"role": "technical-writer"}}}  # fmt: skip
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "action", "arguments": {"role": "technical-writer"}},
+    }
     assert "You are now" in httpx2.post(url, json=call, headers=with_session).text
-    whoami = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-              "params": {"name": "whoami", "arguments": {}}}  # fmt: skip
-    assert "active role `technical-writer`" in httpx2.post(url, json=whoami,
-                                                           headers=with_session).text  # fmt: skip
+    whoami = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "whoami", "arguments": {}},
+    }
+    assert (
+        "active role `technical-writer`" in httpx2.post(url, json=whoami, headers=with_session).text
+    )
     assert httpx2.delete(url, headers=with_session).status_code == 204
     after = httpx2.post(url, json=whoami, headers=with_session).text
     assert "no active role in this session" in after

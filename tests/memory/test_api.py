@@ -82,8 +82,7 @@ def test_engrams_list_get_patch_delete_and_history(cast: Cast) -> None:
     ][0]["id"]
     listed = api.get("/api/v1/engrams", {"network": "default"}).json()
     assert [e["id"] for e in listed["engrams"]] == [engram_id]
-    patched = api.patch(f"/api/v1/engrams/{engram_id}", {"content": "Standup at 10"},
-                        format="json")  # fmt: skip
+    patched = api.patch(f"/api/v1/engrams/{engram_id}", {"content": "Standup at 10"}, format="json")
     assert patched.status_code == 200 and patched.json()["content"] == "Standup at 10"
     assert (
         api.post("/api/v1/recall", {"query": "standup"}, format="json").json()["engrams"][0][
@@ -146,8 +145,9 @@ def test_networks_list_their_counts(cast: Cast) -> None:
     api = client_for(cast)
     remember(api, [{"content": "a b c", "schema": ["a1", "b1", "c1"]}], network="n1")
     networks = api.get("/api/v1/networks/").json()["networks"]
-    assert networks == [{"key": "n1", "engrams": 1, "cues": 3, "edges": 6,
-                         "created_at": networks[0]["created_at"]}]  # fmt: skip
+    assert networks == [
+        {"key": "n1", "engrams": 1, "cues": 3, "edges": 6, "created_at": networks[0]["created_at"]}
+    ]
     assert api.get("/api/v1/networks/n1").json()["cues"] == 3
 
 

@@ -15,8 +15,11 @@ def test_the_worker_embeds_new_memories_and_recall_then_finds_them_by_meaning(
     celery_worker: Path,
 ) -> None:
     cast = make_cast()
-    store(cast, [{"content": "Grace prefers dark roast coffee", "schema": ["Grace", "roast"]}],
-          embed=False)  # fmt: skip
+    store(
+        cast,
+        [{"content": "Grace prefers dark roast coffee", "schema": ["Grace", "roast"]}],
+        embed=False,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         with rls.tenant_scope(cast.tenant.pk):

@@ -51,12 +51,24 @@ def test_faded_edges_are_pruned_and_recently_used_ones_kept(cast: Cast) -> None:
 
 
 def test_cold_weak_unimportant_memories_are_archived_and_leave_recall(cast: Cast) -> None:
-    store(cast, [
-        {"content": "old trivia about kettles", "strength": 0.1, "importance": 0.1,
-         "schema": ["kettle", "trivia"]},
-        {"content": "old but important kettle safety rule", "strength": 0.1, "importance": 0.9,
-         "schema": ["kettle", "safety"]},
-    ], embed=False)  # fmt: skip
+    store(
+        cast,
+        [
+            {
+                "content": "old trivia about kettles",
+                "strength": 0.1,
+                "importance": 0.1,
+                "schema": ["kettle", "trivia"],
+            },
+            {
+                "content": "old but important kettle safety rule",
+                "strength": 0.1,
+                "importance": 0.9,
+                "schema": ["kettle", "safety"],
+            },
+        ],
+        embed=False,
+    )
     Engram.objects.filter(tenant=cast.tenant).update(
         created_at=timezone.now() - timedelta(days=400)
     )

@@ -20,9 +20,12 @@ pytestmark = pytest.mark.django_db
 def remember(cast: Cast, raw: list[dict[str, object]], network: str = "default"):  # type: ignore[no-untyped-def]
     rls.activate(tenant_id=cast.tenant.pk)
     return engrams_remember(
-        tenant=cast.tenant, actor=Actor.system("tests"), network_key=network,
-        items=engram_items(raw), source="api",
-    )  # fmt: skip
+        tenant=cast.tenant,
+        actor=Actor.system("tests"),
+        network_key=network,
+        items=engram_items(raw),
+        source="api",
+    )
 
 
 def edge(cast: Cast, a: str, b: str, kind: str = "sequence") -> Edge:
@@ -80,8 +83,9 @@ def test_the_same_call_twice_with_external_ids_changes_nothing(cast: Cast) -> No
 
 def test_an_external_id_with_new_content_updates_and_moves_the_cues(cast: Cast) -> None:
     remember(cast, [{"content": "Likes tea", "external_id": "p", "schema": ["tea", "like"]}])
-    result = remember(cast, [{"content": "Likes coffee", "external_id": "p",
-                              "schema": ["coffee", "like"]}])  # fmt: skip
+    result = remember(
+        cast, [{"content": "Likes coffee", "external_id": "p", "schema": ["coffee", "like"]}]
+    )
     assert result.outcomes[0].plan is Plan.REVISE
     counts = dict(Cue.objects.filter(tenant=cast.tenant).values_list("lemma", "engram_count"))
     assert counts["tea"] == 0 and counts["coffee"] == 1 and counts["like"] == 1
@@ -102,15 +106,19 @@ def test_networks_are_separate_memory_spaces(cast: Cast) -> None:
     remember(cast, [{"content": "b", "schema": ["common"]}], network="role:coder")
     assert Cue.objects.filter(tenant=cast.tenant, lemma="common").count() == 2
     assert set(Network.objects.filter(tenant=cast.tenant).values_list("key", flat=True)) == {
-        "role:writer", "role:coder",
-    }  # fmt: skip
+        "role:writer",
+        "role:coder",
+    }
 
 
 def test_each_remembered_engram_is_audited_in_the_same_transaction(cast: Cast) -> None:
     result = remember(cast, [{"content": f"fact {i}"} for i in range(3)])
     ids = {str(o.id) for o in result.outcomes}
-    audited = set(AuditEvent.objects.filter(tenant=cast.tenant, verb="engram.create")
-                  .values_list("target_id", flat=True))  # fmt: skip
+    audited = set(
+        AuditEvent.objects.filter(tenant=cast.tenant, verb="engram.create").values_list(
+            "target_id", flat=True
+        )
+    )
     assert audited == ids
 
 
@@ -125,12 +133,14 @@ def test_each_remembered_engram_is_audited_in_the_same_transaction(cast: Cast) -
         ([{"content": "x", "schema": ["w"] * 33}], "engrams[0].schema"),
         ([{"content": "x", "occurred_at": "yesterday"}], "engrams[0].occurred_at"),
         ([{"content": "x", "colour": "red"}], "engrams[0].colour"),
-        ([{"content": "x", "external_id": "a"}, {"content": "y", "external_id": "a"}],
-         "engrams[1].external_id"),
+        (
+            [{"content": "x", "external_id": "a"}, {"content": "y", "external_id": "a"}],
+            "engrams[1].external_id",
+        ),
         ([], "engrams"),
         ([{"content": "x"}] * 1001, "engrams"),
     ],
-)  # fmt: skip
+)
 def test_bad_input_names_the_field_and_writes_nothing(
     cast: Cast, raw: list[dict[str, object]], field: str
 ) -> None:

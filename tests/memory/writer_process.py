@@ -37,20 +37,34 @@ def main() -> None:
             with rls.tenant_scope(tenant_id):
                 tenant = Tenant.objects.get(pk=tenant_id)
                 engrams_remember(
-                    tenant=tenant, actor=actor, network_key="default", source="api",
-                    items=engram_items([{"content": f"{os.getpid()} #{i}",
-                                         "schema": ["alpha", "beta"]}]),
-                )  # fmt: skip
+                    tenant=tenant,
+                    actor=actor,
+                    network_key="default",
+                    source="api",
+                    items=engram_items(
+                        [{"content": f"{os.getpid()} #{i}", "schema": ["alpha", "beta"]}]
+                    ),
+                )
     else:
         query = sys.argv[3]
         with rls.tenant_scope(tenant_id):
             tenant = Tenant.objects.get(pk=tenant_id)
-            mind = network_recall(tenant=tenant, actor=actor, network_key="default",
-                                  query=query, options=RecallOptions(channels=frozenset(
-                                      {"text", "activation"})))  # fmt: skip
+            mind = network_recall(
+                tenant=tenant,
+                actor=actor,
+                network_key="default",
+                query=query,
+                options=RecallOptions(channels=frozenset({"text", "activation"})),
+            )
             cue = Cue.objects.get(tenant=tenant, lemma=query.lower())
-            print(json.dumps({"contents": [e.content for e in mind.engrams],
-                              "recall_count": cue.recall_count}))  # fmt: skip
+            print(
+                json.dumps(
+                    {
+                        "contents": [e.content for e in mind.engrams],
+                        "recall_count": cue.recall_count,
+                    }
+                )
+            )
 
 
 if __name__ == "__main__":

@@ -87,8 +87,9 @@ def test_validate_returns_errors_with_line_and_column_and_a_preview(cast: Cast) 
     assert ok.json()["preview"].startswith("# Trips")
     assert "Way of thinking: first-principles" in ok.json()["preview"]
     assert ok.json()["references"] == [
-        "execution://memory-discipline", "thought://first-principles"
-    ]  # fmt: skip
+        "execution://memory-discipline",
+        "thought://first-principles",
+    ]
     bad = api.post(
         "/api/v1/dpml/validate", {"source": "<role>\n<personality>\n<x>"}, format="json"
     ).json()
@@ -211,9 +212,10 @@ def test_resources_are_versioned_checked_for_cycles_and_kept_while_needed(cast: 
     api = client_for(cast)
     thought = "<thought>\n<plan>\nCompare at least three routes.\n</plan>\n</thought>"
     made = api.post(
-        "/api/v1/role-resources", {"kind": "thought", "name": "routes", "source": thought},
+        "/api/v1/role-resources",
+        {"kind": "thought", "name": "routes", "source": thought},
         format="json",
-    )  # fmt: skip
+    )
     assert made.status_code == 201 and made.json()["uri"] == "thought://routes"
     create(api, source=ROLE.replace("first-principles", "routes"))
     persona = api.post("/api/v1/roles/travel-planner/activate").json()["persona"]
@@ -247,8 +249,11 @@ def test_a_resource_needed_through_another_resource_cannot_be_deleted(cast: Cast
         "name": "fares",
         "source": "<knowledge>Rail cards pay.</knowledge>",
     }
-    way = {"kind": "execution", "name": "booking",
-           "source": "<execution><rule>@knowledge://fares</rule></execution>"}  # fmt: skip
+    way = {
+        "kind": "execution",
+        "name": "booking",
+        "source": "<execution><rule>@knowledge://fares</rule></execution>",
+    }
     assert api.post("/api/v1/role-resources", fact, format="json").status_code == 201
     assert api.post("/api/v1/role-resources", way, format="json").status_code == 201
     create(api, source=ROLE.replace("@!thought://first-principles", "@!execution://booking"))

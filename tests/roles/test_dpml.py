@@ -67,17 +67,29 @@ def test_the_tree_survives_a_round_trip_through_json() -> None:
 @pytest.mark.parametrize(
     ("source", "code", "line", "column"),
     [
-        ("<role>\n  <personality>x</personality>\n  <persona>y</persona>\n</role>",
-         "unknown_tag", 3, 3),
+        (
+            "<role>\n  <personality>x</personality>\n  <persona>y</persona>\n</role>",
+            "unknown_tag",
+            3,
+            3,
+        ),
         ("<role>\n  <personality>\n    x\n</role>", "unclosed_tag", 2, 3),
         ("<role>\n  <principle>x</principle>", "unclosed_tag", 1, 1),
         ("<role><personality>x</principle></role>", "unexpected_close", 1, 21),
         ("<role><reasoning>x</reasoning></role>", "misplaced_tag", 1, 7),
-        ("<role><personality>a</personality>\n<personality>b</personality></role>",
-         "duplicate_section", 2, 1),
+        (
+            "<role><personality>a</personality>\n<personality>b</personality></role>",
+            "duplicate_section",
+            2,
+            1,
+        ),
         ("intro\n<role><personality>a</personality></role>", "text_outside_root", 1, 1),
-        ("<role>\n  loose words\n  <personality>a</personality></role>",
-         "text_outside_section", 2, 3),
+        (
+            "<role>\n  loose words\n  <personality>a</personality></role>",
+            "text_outside_section",
+            2,
+            3,
+        ),
         ("<thought><plan>a</plan></thought>", "wrong_root", 1, 1),
         ("just text", "text_outside_root", 1, 1),
         ("", "missing_root", 1, 1),
@@ -88,7 +100,7 @@ def test_the_tree_survives_a_round_trip_through_json() -> None:
         ("<role><personality/></role>", "self_closing_tag", 1, 7),
         ("<role><!-- never closed <personality>a</personality></role>", "unclosed_comment", 1, 7),
     ],
-)  # fmt: skip
+)
 def test_malformed_documents_report_the_problem_at_its_line_and_column(
     source: str, code: str, line: int, column: int
 ) -> None:
@@ -132,8 +144,9 @@ def test_windows_line_endings_do_not_move_positions() -> None:
 
 
 def test_resources_parse_with_their_own_sections() -> None:
-    thought = parse("<thought>\n<exploration>wide</exploration>\n<plan>p</plan>\n</thought>",
-                    "thought")  # fmt: skip
+    thought = parse(
+        "<thought>\n<exploration>wide</exploration>\n<plan>p</plan>\n</thought>", "thought"
+    )
     assert thought.ok and [e.tag for e in thought.root.elements()] == ["exploration", "plan"]  # type: ignore[union-attr]
     execution = parse("<execution><rule>r</rule><criteria>c</criteria></execution>", "execution")
     assert execution.ok
@@ -157,10 +170,13 @@ def test_a_missing_required_reference_is_an_error_an_optional_one_a_warning() ->
 def test_a_reference_cycle_is_found_and_spelled_out() -> None:
     docs: dict[Key, str] = {
         ("thought", "skeptic"): "<thought><plan>@!thought://doubt</plan></thought>",
-        ("thought", "doubt"): "<thought>\n<reasoning>\n  @!thought://skeptic\n</reasoning></thought>",
+        (
+            "thought",
+            "doubt",
+        ): "<thought>\n<reasoning>\n  @!thought://skeptic\n</reasoning></thought>",
         ("execution", "checklist"): "<execution><rule>r</rule></execution>",
         ("knowledge", "python"): "<knowledge>py</knowledge>",
-    }  # fmt: skip
+    }
     result = resolve(parse(GOOD), loader(docs))
     cycles = [e for e in result.errors if e.code == "reference_cycle"]
     assert len(cycles) == 1
@@ -236,8 +252,10 @@ def test_indented_fences_inside_sections_are_code() -> None:
 
 
 def test_a_code_span_never_runs_across_a_dpml_tag() -> None:
-    doc = parse("<role><personality>Press the ` key.\n</personality>\n"
-                "<principle>Use `make`.</principle></role>")  # fmt: skip
+    doc = parse(
+        "<role><personality>Press the ` key.\n</personality>\n"
+        "<principle>Use `make`.</principle></role>"
+    )
     assert doc.ok, [str(e) for e in doc.errors]
     inline = parse("<role><personality>```x``` is inline, <b> is not</personality></role>")
     assert [e.code for e in inline.errors] == ["unknown_tag"]

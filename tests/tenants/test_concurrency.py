@@ -29,9 +29,11 @@ def test_two_owners_demoting_each_other_at_once_leave_one_owner() -> None:
             barrier.wait(timeout=10)
             with rls.tenant_scope(cast.tenant.pk):
                 services.membership_change_role(
-                    tenant=cast.tenant, actor=Actor.for_user(actor_user, role="owner"),  # type: ignore[arg-type]
-                    membership=target, role="member",
-                )  # fmt: skip
+                    tenant=cast.tenant,
+                    actor=Actor.for_user(actor_user, role="owner"),  # type: ignore[arg-type]
+                    membership=target,
+                    role="member",
+                )
             outcomes.append("demoted")
         except Conflict:
             outcomes.append("refused")

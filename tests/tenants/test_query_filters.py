@@ -25,10 +25,13 @@ def rls_off() -> Iterator[None]:
         pytest.skip("needs DATABASE_OWNER_URL to switch row-level security off")
     dbname = settings.DATABASES["default"]["NAME"]
     with psycopg.connect(settings.DATABASE_OWNER_URL, dbname=dbname, autocommit=True) as owner:
-        tables = [row[0] for row in owner.execute(
-            "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' "
-            "AND column_name = 'tenant_id'"
-        ).fetchall()]  # fmt: skip
+        tables = [
+            row[0]
+            for row in owner.execute(
+                "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' "
+                "AND column_name = 'tenant_id'"
+            ).fetchall()
+        ]
         for table in tables:
             owner.execute(f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY")
         try:

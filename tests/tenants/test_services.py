@@ -58,8 +58,9 @@ def test_signup_with_a_taken_slug_leaves_no_half_made_account() -> None:
 def test_signup_rejects_a_taken_email() -> None:
     make_user("taken@example.com")
     with pytest.raises(Conflict):
-        services.user_signup(email="TAKEN@example.com", password="an-unusual-passphrase", name="",
-                        tenant_name="x")  # fmt: skip
+        services.user_signup(
+            email="TAKEN@example.com", password="an-unusual-passphrase", name="", tenant_name="x"
+        )
 
 
 def test_tenant_slugs_are_unique_and_derived_from_the_name() -> None:
@@ -113,8 +114,9 @@ def test_a_viewer_cannot_create_keys_and_a_member_cannot_create_admin_keys(cast:
 def test_api_key_input_is_validated(cast: Cast, name: str, scopes: list[str], field: str) -> None:
     rls.activate(tenant_id=cast.tenant.pk)
     with pytest.raises(ValidationFailed) as err:
-        services.apikey_create(tenant=cast.tenant, actor=actor_of(cast, "owner"), name=name,
-                               scopes=scopes)  # fmt: skip
+        services.apikey_create(
+            tenant=cast.tenant, actor=actor_of(cast, "owner"), name=name, scopes=scopes
+        )
     assert field in err.value.fields
 
 

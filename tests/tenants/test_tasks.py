@@ -27,9 +27,11 @@ def test_an_invitation_email_is_sent_by_the_worker_with_a_working_link(
     cast = make_cast()
     with rls.tenant_scope(cast.tenant.pk):
         _, token = services.invitation_create(
-            tenant=cast.tenant, actor=Actor.for_user(cast.owner, role="owner"),
-            email="invitee@example.com", role="member",
-        )  # fmt: skip
+            tenant=cast.tenant,
+            actor=Actor.for_user(cast.owner, role="owner"),
+            email="invitee@example.com",
+            role="member",
+        )
     files = wait_for_files(celery_worker)
     assert files, "the worker sent no mail"
     raw = files[0].read_text().split("\n" + "-" * 79, 1)[0]
@@ -45,9 +47,11 @@ def test_a_rolled_back_invitation_sends_nothing(celery_worker: Path) -> None:
     try:
         with rls.tenant_scope(cast.tenant.pk):
             services.invitation_create(
-                tenant=cast.tenant, actor=Actor.for_user(cast.owner, role="owner"),
-                email="ghost@example.com", role="member",
-            )  # fmt: skip
+                tenant=cast.tenant,
+                actor=Actor.for_user(cast.owner, role="owner"),
+                email="ghost@example.com",
+                role="member",
+            )
             raise RuntimeError("the request failed after the service call")
     except RuntimeError:
         pass

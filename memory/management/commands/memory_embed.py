@@ -44,8 +44,9 @@ class Command(BaseCommand):
                 ids = list(
                     Engram.objects.filter(tenant=tenant, network=network)
                     .filter(Q(embedding__isnull=True) | ~Q(embedding_model=model))
-                    .order_by("id").values_list("id", flat=True)[:CHUNK]
-                )  # fmt: skip
+                    .order_by("id")
+                    .values_list("id", flat=True)[:CHUNK]
+                )
                 if not ids:
                     break
                 stored = embed_missing(tenant_id=tenant.pk, network_id=network.pk, engram_ids=ids)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import MutableMapping
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -50,7 +51,9 @@ def _authenticate(slug: str, token: str, request_id: str, ip: str | None) -> Pri
         close_old_connections()
 
 
-async def _send_json(send: Send, status: int, body: dict[str, Any], headers: list[tuple]) -> None:
+async def _send_json(
+    send: Send, status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]]
+) -> None:
     payload = json.dumps(body).encode()
     await send(
         {
@@ -117,7 +120,7 @@ class McpGateway:
         inner["raw_path"] = b"/"
         inner["root_path"] = ""
 
-        async def send_with_id(message: dict[str, Any]) -> None:
+        async def send_with_id(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)

@@ -29,9 +29,11 @@ class Principal:
     @property
     def actor(self) -> Actor:
         return Actor(
-            kind="api_key", id=self.key_id, label=f"{self.key_name} ({self.key_prefix})",
+            kind="api_key",
+            id=self.key_id,
+            label=f"{self.key_name} ({self.key_prefix})",
             scopes=self.scopes,
-        )  # fmt: skip
+        )
 
     def require(self, scope: str) -> None:
         """Refuse the tool call (as a tool error the agent reads) without the scope."""

@@ -79,8 +79,8 @@ class ApiKeyRateThrottle(BaseThrottle):
         if access is None or access.rate is None:
             return True
         self.decision = access.rate
-        request.rate_decision = self.decision  # type: ignore[attr-defined]
-        return self.decision.allowed
+        request.rate_decision = self.decision  # type: ignore[attr-defined]  # read on the way out
+        return bool(self.decision.allowed)
 
     def wait(self) -> float | None:
         return float(self.decision.retry_after)

@@ -72,9 +72,10 @@ def _api_exception(exc: exceptions.APIException) -> Response:
             code = "error"
         body = error_body(code, str(detail))
     response = Response(body, status=exc.status_code)
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        response["Retry-After"] = str(int(exc.wait))
-        response.data["error"]["message"] = f"rate limit reached; retry in {int(exc.wait)} s"
+    wait = getattr(exc, "wait", None)  # set on Throttled
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
+        response["Retry-After"] = str(int(wait))
+        response.data["error"]["message"] = f"rate limit reached; retry in {int(wait)} s"
     if exc.status_code == status.HTTP_401_UNAUTHORIZED:
         response["WWW-Authenticate"] = BEARER_REALM
     return response
@@ -111,5 +112,6 @@ def api_not_found(request: HttpRequest) -> HttpResponse:
     except Resolver404:
         match = None
     if match is not None and match.func is not api_not_found:
-        return match.func(request, *match.args, **match.kwargs)  # type: ignore[no-any-return]
+        response: HttpResponse = match.func(request, *match.args, **match.kwargs)
+        return response
     return json_error_page(request, 404, "not_found", f"no such endpoint: {request.path}")

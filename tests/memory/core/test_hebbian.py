@@ -39,10 +39,13 @@ def test_decay_halves_after_a_half_life() -> None:
 def test_a_schema_gives_forward_sequence_and_two_way_cooccurrence() -> None:
     uses = {(u.source, u.target, u.kind): u for u in edge_uses([["a", "b", "c"]], window=3)}
     assert set(uses) == {
-        ("a", "b", "sequence"), ("b", "c", "sequence"),
-        ("b", "a", "cooccur"), ("c", "b", "cooccur"),
-        ("a", "c", "cooccur"), ("c", "a", "cooccur"),
-    }  # fmt: skip
+        ("a", "b", "sequence"),
+        ("b", "c", "sequence"),
+        ("b", "a", "cooccur"),
+        ("c", "b", "cooccur"),
+        ("a", "c", "cooccur"),
+        ("c", "a", "cooccur"),
+    }
     assert uses[("a", "b", "sequence")].eta == ETA_SEQUENCE
     assert uses[("a", "c", "cooccur")].eta == ETA_COOCCUR
 

@@ -10,9 +10,16 @@ from memory.core.text import content_lemmas, estimate_tokens, lemma, words
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("ports", "port"), ("Redis", "redis"), ("companies", "company"), ("running", "run"),
-     ("deployed", "deploy"), ("Alice's", "alice"), ("classes", "class")],
-)  # fmt: skip
+    [
+        ("ports", "port"),
+        ("Redis", "redis"),
+        ("companies", "company"),
+        ("running", "run"),
+        ("deployed", "deploy"),
+        ("Alice's", "alice"),
+        ("classes", "class"),
+    ],
+)
 def test_inflected_forms_share_a_lemma(a: str, b: str) -> None:
     assert lemma(a) == lemma(b)
 
@@ -50,8 +57,12 @@ def test_the_schema_keeps_names_numbers_and_identifiers_in_order() -> None:
 
 def test_the_schema_drops_stop_words_and_keeps_facts() -> None:
     assert extract_schema("Redis listens on port 6379 by default.") == [
-        "Redis", "listens", "port", "6379", "default",
-    ]  # fmt: skip
+        "Redis",
+        "listens",
+        "port",
+        "6379",
+        "default",
+    ]
 
 
 def test_each_concept_appears_once_and_the_schema_is_bounded() -> None:

@@ -58,8 +58,10 @@ class Command(BaseCommand):
         if key is None:
             rls.activate(tenant_id=tenant.pk)
             _, state["api_key"] = services.apikey_create(
-                tenant=tenant, actor=Actor.for_user(user, role="owner"), name="demo",
+                tenant=tenant,
+                actor=Actor.for_user(user, role="owner"),
+                name="demo",
                 scopes=["read", "write"],
-            )  # fmt: skip
+            )
         state.update(email=DEMO_EMAIL, slug=DEMO_SLUG)
         return state
