@@ -4,6 +4,7 @@ and activating a role — what they take and what they answer (see base/contract
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -15,6 +16,7 @@ from memory.contracts import MindOut, present_mind
 from memory.core.mind import Mind
 from roles.dpml import Document, DpmlError
 from roles.dpml.parser import MAX_SOURCE_CHARS
+from roles.models import DocumentVersion
 from roles.selectors import ResourceSpec, RoleSpec
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
@@ -218,19 +220,11 @@ class ResourceList(Output):
 
 
 def present_resource(spec: ResourceSpec) -> ResourceOut:
-    return ResourceOut(
-        uri=spec.uri,
-        kind=spec.kind,
-        name=spec.name,
-        description=spec.description,
-        origin=spec.origin,
-        version=spec.version,
-        updated_at=spec.updated_at,
-    )
+    return ResourceOut.model_validate(spec, from_attributes=True)
 
 
 def present_resource_detail(spec: ResourceSpec) -> ResourceDetailOut:
-    return ResourceDetailOut(**present_resource(spec).model_dump(), source=spec.source)
+    return ResourceDetailOut.model_validate(spec, from_attributes=True)
 
 
 class VersionOut(Output):
@@ -245,19 +239,8 @@ class VersionList(Output):
     versions: list[VersionOut]
 
 
-def present_versions(rows: Any) -> VersionList:
-    return VersionList(
-        versions=[
-            VersionOut(
-                version=v.version,
-                author=v.author,
-                note=v.note,
-                created_at=v.created_at,
-                source=v.source,
-            )
-            for v in rows
-        ]
-    )
+def present_versions(rows: Iterable[DocumentVersion]) -> VersionList:
+    return VersionList(versions=[VersionOut.model_validate(v, from_attributes=True) for v in rows])
 
 
 class RenderOut(Output):

@@ -44,7 +44,9 @@ class Contract(BaseModel):
 class Output(Contract):
     """Base of answers: built by presenters from services' results, never from clients."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    model_config = ConfigDict(
+        extra="forbid", populate_by_name=True, frozen=True, from_attributes=True
+    )
 
 
 def validated[C: BaseModel](model: type[C], data: object) -> C:

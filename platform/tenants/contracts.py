@@ -40,17 +40,7 @@ class KeyList(Output):
 
 
 def present_key(key: ApiKey) -> KeyOut:
-    return KeyOut(
-        id=key.pk,
-        name=key.name,
-        prefix=key.prefix,
-        scopes=list(key.scopes),
-        status=key.status,
-        created_at=key.created_at,
-        expires_at=key.expires_at,
-        last_used_at=key.last_used_at,
-        revoked_at=key.revoked_at,
-    )
+    return KeyOut.model_validate(key, from_attributes=True)
 
 
 class TenantSummaryOut(Output):

@@ -20,6 +20,7 @@ from memory.contracts import (
     EngramOut,
     EngramPage,
     EngramPatch,
+    MemoryTarget,
     MindOut,
     NetworkList,
     NetworkOut,
@@ -35,12 +36,18 @@ from memory.contracts import (
 from memory.services.engrams import engram_delete, engram_update
 from memory.services.recall import RecallOptions, network_prime, network_recall
 from memory.services.remember import engrams_remember, present_remembered
-from roles.targets import memory_target
+from roles.targets import Target, memory_target
 
 DEFAULT_NETWORK = "default"  # REST without network or role
 
 
-class RememberView(TenantAPIView):
+class MemoryAPIView(TenantAPIView):
+    def target(self, data: MemoryTarget) -> Target:
+        """The network the request means (roles.targets), ``default`` when it names none."""
+        return memory_target(tenant=self.tenant, target=data, fallback=DEFAULT_NETWORK)
+
+
+class RememberView(MemoryAPIView):
     """Remember a batch (≤ 1,000) synchronously; upserts by external_id."""
 
     required_scope = "write"
@@ -50,7 +57,7 @@ class RememberView(TenantAPIView):
     )
     def post(self, request: Request) -> Response:
         data = self.body(RememberIn)
-        target = memory_target(tenant=self.tenant, target=data, fallback=DEFAULT_NETWORK)
+        target = self.target(data)
         result = engrams_remember(
             tenant=self.tenant,
             actor=self.actor,
@@ -61,7 +68,7 @@ class RememberView(TenantAPIView):
         return answer(present_remembered(result), status=201)
 
 
-class RecallView(TenantAPIView):
+class RecallView(MemoryAPIView):
     """Two-phase recall; returns the Mind with ranked engrams, why, and a packed context."""
 
     required_scope = "read"
@@ -69,7 +76,7 @@ class RecallView(TenantAPIView):
     @extend_schema(request=RecallIn, responses=with_errors(MindOut), summary="Recall")
     def post(self, request: Request) -> Response:
         data = self.body(RecallIn)
-        target = memory_target(tenant=self.tenant, target=data, fallback=DEFAULT_NETWORK)
+        target = self.target(data)
         mind = network_recall(
             tenant=self.tenant,
             actor=self.actor,
@@ -81,15 +88,18 @@ class RecallView(TenantAPIView):
         return answer(present_mind(mind))
 
 
-class PrimeView(TenantAPIView):
-    """Session start: hub concepts and their strongest memories, within a small budget."""
+class PrimeView(MemoryAPIView):
+    """Session start: hub concepts and their strongest memories, within a small budget.
+
+    Shaped like RecallView on purpose (contract, network, one service, presenter): the two are
+    different operations that happen to take the same steps."""
 
     required_scope = "read"
 
     @extend_schema(request=PrimeIn, responses=with_errors(MindOut), summary="Prime")
     def post(self, request: Request) -> Response:
         data = self.body(PrimeIn)
-        target = memory_target(tenant=self.tenant, target=data, fallback=DEFAULT_NETWORK)
+        target = self.target(data)
         mind = network_prime(
             tenant=self.tenant,
             actor=self.actor,
