@@ -15,7 +15,7 @@ from typing import Literal, cast
 from django.db.models import QuerySet
 
 from base.errors import NotFound
-from roles.builtin import registry
+from roles.builtin import BuiltinResource, registry
 from roles.dpml import Document
 from roles.dpml.resolve import Key, Loader
 from roles.dpml.tree import ResourceKind
@@ -190,19 +190,23 @@ def _resource_spec(row: RoleResource) -> ResourceSpec:
     )
 
 
+def _builtin_resource_spec(b: BuiltinResource) -> ResourceSpec:
+    return ResourceSpec(
+        kind=b.kind,
+        name=b.name,
+        description="",
+        source=b.source,
+        document=b.document,
+        origin="builtin",
+        version=1,
+    )
+
+
 def resources_for_tenant(*, tenant: Tenant) -> list[ResourceSpec]:
     own = {(r.kind, r.name): _resource_spec(r) for r in RoleResource.objects.filter(tenant=tenant)}
     for key, b in registry().resources.items():
         if key not in own:
-            own[key] = ResourceSpec(
-                kind=b.kind,
-                name=b.name,
-                description="",
-                source=b.source,
-                document=b.document,
-                origin="builtin",
-                version=1,
-            )
+            own[key] = _builtin_resource_spec(b)
     return sorted(own.values(), key=lambda r: (r.kind, r.name))
 
 
@@ -213,15 +217,7 @@ def resource_get_for_tenant(*, tenant: Tenant, kind: str, name: str) -> Resource
     b = registry().resources.get((cast(ResourceKind, kind), name))
     if b is None:
         raise NotFound(f"There is no resource {kind}://{name} in this workspace.")
-    return ResourceSpec(
-        kind=b.kind,
-        name=b.name,
-        description="",
-        source=b.source,
-        document=b.document,
-        origin="builtin",
-        version=1,
-    )
+    return _builtin_resource_spec(b)
 
 
 def resource_row_get_for_tenant(*, tenant: Tenant, kind: str, name: str) -> RoleResource:

@@ -5,6 +5,7 @@ itself back through others. Every import counts, also the ones inside functions 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -154,9 +155,8 @@ def test_the_cycle_finder_finds_a_circle() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
+@pytest.mark.django_db  # loading the task modules closes stale connections (Celery's fixup)
 def test_every_task_queued_by_name_is_a_registered_celery_task() -> None:
-    import re
-
     from config.celery import app
 
     app.loader.import_default_modules()
@@ -165,3 +165,28 @@ def test_every_task_queued_by_name_is_a_registered_celery_task() -> None:
         names |= set(re.findall(r'after_commit\(\s*"([\w.]+)"', path.read_text()))
     assert names >= {"memory.tasks.embed_engrams", "memory.tasks.import_network"}
     assert names <= set(app.tasks), names - set(app.tasks)
+
+
+def test_only_audit_services_make_audit_rows() -> None:
+    """Audit rows go through audit_record / audit_records, which stamp the request context and
+    refuse to run outside the change's transaction."""
+    pattern = re.compile(r"(?<!class )AuditEvent\(|AuditEvent\.objects\.(create|bulk_create)")
+    makers = {
+        str(path.relative_to(ROOT))
+        for _, _, path in modules()
+        if "migrations" not in path.parts and pattern.search(path.read_text())
+    }
+    assert makers == {"platform/audit/services.py"}
+
+
+def test_one_module_decides_what_an_engram_is_in_the_graph() -> None:
+    """Status changes of engrams happen in memory.services.lifecycle only."""
+    pattern = re.compile(r"\.status = |status=Engram\.Status\.\w+\)\.update|\.update\(status=")
+    changers = {
+        str(path.relative_to(ROOT))
+        for package, _, path in modules()
+        if package == "memory"
+        and "migrations" not in path.parts
+        and pattern.search(path.read_text())
+    }
+    assert changers <= {"memory/services/lifecycle.py", "memory/services/transfer.py"}  # jobs

@@ -36,16 +36,8 @@ FORMAT = "mnemo-network"
 BATCH = 500
 MAX_ERRORS_KEPT = 500
 MAX_LINES = 200_000
-ENGRAM_FIELDS = (
-    "content",
-    "schema",
-    "type",
-    "strength",
-    "importance",
-    "occurred_at",
-    "external_id",
-    "metadata",
-)
+# An engram line holds what remember takes (its JSON names: "schema", not "schema_").
+ENGRAM_FIELDS = tuple(info.alias or name for name, info in EngramIn.model_fields.items())
 
 
 def _iso(value: datetime | None) -> str | None:
