@@ -14,8 +14,9 @@ PYTEST_ARGS ?=
 BENCH_ARGS ?=
 QUALITY_ARGS ?=
 DASHBOARD_ARGS ?=
+FINGERPRINT_ARGS ?=
 
-.PHONY: help install run test lint fmt bench bench-quality bench-dashboard browser clean
+.PHONY: help install run test lint fmt bench bench-quality bench-dashboard bench-fingerprint browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
@@ -24,6 +25,7 @@ help:
 	@echo "make bench  recall/remember speed at 10k and 100k engrams vs baselines"
 	@echo "make bench-quality  LongMemEval_S retrieval: Mnemo vs BM25 vs dense"
 	@echo "make bench-dashboard  memory browser, graph, playground at 100k engrams"
+	@echo "make bench-fingerprint  a digest of recall's answers (compare two commits)"
 
 $(PY):
 	@if [ -z "$(PYTHON312)" ]; then echo "Python 3.12 not found: install python3.12 (or pyenv install 3.12) and retry" >&2; exit 1; fi
@@ -79,3 +81,7 @@ clean:
 # The dashboard at 100k engrams: browser pages deep by cursor vs OFFSET, graph, playground.
 bench-dashboard: install
 	$(PY) -m config.embedded --profile bench -- $(PY) bench/dashboard.py $(DASHBOARD_ARGS)
+
+# A digest of what recall returns on LongMemEval_S questions: equal on two commits = same results.
+bench-fingerprint: install
+	$(PY) -m config.embedded --profile bench -- $(PY) bench/fingerprint.py $(FINGERPRINT_ARGS)

@@ -31,6 +31,8 @@ from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 
+from recall import migrate
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "eval-data" / "longmemeval" / "longmemeval_s_dedup.json.xz"
 MAX_TURN_CHARS = 4000  # LongMemEval turns are long; the embedding model reads 256 tokens anyway
@@ -149,7 +151,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--budget", type=int, default=2000, help="context tokens")
     args = parser.parse_args()
-
+    migrate()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 

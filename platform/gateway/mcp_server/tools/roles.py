@@ -15,19 +15,17 @@ from gateway.mcp_server import sessions
 from gateway.mcp_server.principal import principal_from
 from gateway.mcp_server.tools.common import in_tenant, next_steps, state_of, tenant_of, tool
 from gateway.mcp_server.tools.memory import render_mind
-from memory.contracts import present_mind
 from roles import selectors
-from roles.contracts import RoleToActivate
-from roles.selectors import RoleSpec
-from roles.services import Activation, role_activate
+from roles.contracts import ActivationOut, RoleOut, RoleToActivate, present_activation, present_role
+from roles.services import role_activate
 
 
-def _listing(specs: list[RoleSpec]) -> str:
+def _listing(roles: list[RoleOut]) -> str:
     lines = []
-    for spec in specs:
-        origin = "built-in" if spec.origin == "builtin" else "this workspace"
+    for role in roles:
+        origin = "built-in" if role.origin == "builtin" else "this workspace"
         lines.append(
-            f"- `{spec.slug}` — {spec.name}: {spec.description or '(no description)'} [{origin}]"
+            f"- `{role.slug}` — {role.name}: {role.description or '(no description)'} [{origin}]"
         )
     return "\n".join(lines)
 
@@ -48,12 +46,12 @@ async def discover(
     principal = principal_from(ctx)
     principal.require("read")
 
-    def work() -> tuple[list[RoleSpec], str]:
+    def work() -> tuple[list[RoleOut], str]:
         specs = selectors.roles_for_agents(tenant=tenant_of(principal), q=query or "")
         if source != "all":
             wanted = "builtin" if source == "builtin" else "tenant"
             specs = [s for s in specs if s.origin == wanted]
-        return specs, state_of(principal)
+        return [present_role(s) for s in specs], state_of(principal)
 
     specs, state = await in_tenant(principal, work)
     if not specs:
@@ -84,7 +82,7 @@ async def action(ctx: Context, role: RoleToActivate) -> str:
     principal.require("read")
     slug = role
 
-    def work() -> tuple[Activation, str]:
+    def work() -> tuple[ActivationOut, str]:
         activation = role_activate(
             tenant=tenant_of(principal), actor=principal.actor, slug=slug, source="mcp"
         )
@@ -95,15 +93,18 @@ async def action(ctx: Context, role: RoleToActivate) -> str:
                 session_id=principal.session_id,
                 role=slug,
             )
-        return activation, state_of(principal)
+        presented = present_activation(
+            activation.role, activation.persona, activation.mind, activation.warnings
+        )
+        return presented, state_of(principal)
 
     activation, state = await in_tenant(principal, work)
     spec = activation.role
     kept = principal.session_id is not None
-    memory = render_mind(present_mind(activation.mind), title="Primed memory")
+    memory = render_mind(activation.prime, title="Primed memory")
     return (
         f"You are now “{spec.name}” (role `{spec.slug}`, memory network "
-        f"`{spec.network_key}`). Take on this persona:\n\n{activation.persona}\n\n---\n\n"
+        f"`{spec.network}`). Take on this persona:\n\n{activation.persona}\n\n---\n\n"
         f"{memory}"
         + next_steps(
             "Work as this expert; `recall` with the key words of each task before answering"
