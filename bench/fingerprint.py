@@ -19,7 +19,7 @@ import sys
 import time
 import uuid
 
-from longmemeval import DATA, load, parse_date, pick, turns_of
+from longmemeval import DATA, load, parse_date, pick, remember_haystack
 from recall import migrate
 
 
@@ -37,10 +37,7 @@ def main() -> None:
 
     django.setup()
     from audit.actors import Actor
-    from memory.contracts import engram_items
-    from memory.services.embedding import embed_missing
     from memory.services.recall import RecallOptions, network_recall
-    from memory.services.remember import engrams_remember
     from tenants import rls
     from tenants.services import tenant_create, user_create
 
@@ -54,26 +51,8 @@ def main() -> None:
     digest = hashlib.sha256()
     started = time.perf_counter()
     for question in questions:
-        turns = turns_of(question, data["sessions"])
-        key = f"lme:{question['question_id']}".lower()
-        items = [
-            {
-                "content": t["content"],
-                "external_id": f"{t['session']}#{t['index']}",
-                "occurred_at": t["date"].isoformat(),
-            }
-            for t in turns
-        ]
+        _, _, key = remember_haystack(tenant, question, data["sessions"])
         with rls.tenant_scope(tenant.pk):
-            result = engrams_remember(
-                tenant=tenant,
-                actor=actor,
-                network_key=key,
-                items=engram_items(items),
-                source="import",
-            )
-            ids = [o.id for o in result.outcomes]
-            embed_missing(tenant_id=tenant.pk, network_id=result.network.pk, engram_ids=ids)
             mind = network_recall(
                 tenant=tenant,
                 actor=actor,

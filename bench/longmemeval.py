@@ -30,6 +30,7 @@ import time
 from collections import Counter, defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from recall import migrate
 
@@ -143,6 +144,41 @@ def metrics(
     return out
 
 
+def remember_haystack(
+    tenant: Any, question: dict, sessions: dict
+) -> tuple[list[dict], list[int], str]:
+    """Remember a question's turns into its own network and embed them (as the worker would):
+    the turns, their engram ids in turn order, and the network key."""
+    from audit.actors import Actor
+    from memory.contracts import engram_items
+    from memory.services.embedding import embed_missing
+    from memory.services.remember import engrams_remember
+    from tenants import rls
+
+    turns = turns_of(question, sessions)
+    key = f"lme:{question['question_id']}".lower()
+    items = [
+        {
+            "content": t["content"],
+            "external_id": f"{t['session']}#{t['index']}",
+            "occurred_at": t["date"].isoformat(),
+            "type": "ATOMIC",
+        }
+        for t in turns
+    ]
+    with rls.tenant_scope(tenant.pk):
+        result = engrams_remember(
+            tenant=tenant,
+            actor=Actor.system("longmemeval"),
+            network_key=key,
+            source="import",
+            items=engram_items(items),
+        )
+        ids = [o.id for o in result.outcomes]
+        embed_missing(tenant_id=tenant.pk, network_id=result.network.pk, engram_ids=ids)
+    return turns, ids, key
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -159,13 +195,10 @@ def main() -> None:
     import numpy as np
 
     from audit.actors import Actor
-    from memory.contracts import engram_items
     from memory.core.text import content_lemmas, estimate_tokens
     from memory.embeddings import embed_query
     from memory.models import Engram
-    from memory.services.embedding import embed_missing
     from memory.services.recall import RecallOptions, network_recall
-    from memory.services.remember import engrams_remember
     from tenants import rls
     from tenants.models import Tenant, User
     from tenants.services import tenant_create, user_create
@@ -185,28 +218,8 @@ def main() -> None:
     by_type: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     started = time.perf_counter()
     for number, question in enumerate(questions, 1):
-        turns = turns_of(question, data["sessions"])
-        key = f"lme:{question['question_id']}".lower()
+        turns, ids, key = remember_haystack(tenant, question, data["sessions"])
         with rls.tenant_scope(tenant.pk):
-            result = engrams_remember(
-                tenant=tenant,
-                actor=actor,
-                network_key=key,
-                source="import",
-                items=engram_items(
-                    [
-                        {
-                            "content": t["content"],
-                            "external_id": f"{t['session']}#{t['index']}",
-                            "occurred_at": t["date"].isoformat(),
-                            "type": "ATOMIC",
-                        }
-                        for t in turns
-                    ]
-                ),
-            )
-            ids = [o.id for o in result.outcomes]
-            embed_missing(tenant_id=tenant.pk, network_id=result.network.pk, engram_ids=ids)
             vectors = dict(
                 Engram.objects.filter(tenant=tenant, pk__in=ids).values_list("id", "embedding")
             )

@@ -29,8 +29,10 @@ from base.contracts import (
     Instant,
     Output,
     PageSize,
+    QueryContract,
     Text,
     UnitInterval,
+    blank_is_none,
     refuse,
     validated,
 )
@@ -159,6 +161,8 @@ Mode = Literal["balanced", "creative", "focused"]
 K = Annotated[int, Field(strict=True, ge=1, le=MAX_K)]
 TokenBudget = Annotated[int, Field(strict=True, ge=1, le=MAX_TOKEN_BUDGET)]
 Channel = Literal["text", "vector", "activation"]
+MaybeNetworkKey = Annotated[NetworkKey | None, BeforeValidator(blank_is_none)]
+MaybeRoleName = Annotated[RoleName | None, BeforeValidator(blank_is_none)]
 
 
 # --- inputs --------------------------------------------------------------------------------
@@ -167,8 +171,8 @@ Channel = Literal["text", "vector", "activation"]
 class MemoryTarget(Contract):
     """Which network: ``network`` by key, or ``role`` for the network ``role:<role>``."""
 
-    network: NetworkKey | None = None
-    role: RoleName | None = None
+    network: MaybeNetworkKey = None
+    role: MaybeRoleName = None
 
     @field_validator("role")
     @classmethod
@@ -244,16 +248,13 @@ class RecallIn(MemoryTarget):
     now: Instant | None = Field(None, description="score recency as of this time")
     channels: list[Channel] = Field(default=list(CHANNELS), min_length=1)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _blank_mode(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            return {k: v for k, v in data.items() if not (k in ("mode", "now") and v in ("", None))}
-        return data
+    blank_means_absent = ("mode", "k", "token_budget", "now", "channels")
 
 
 class PrimeIn(MemoryTarget):
     token_budget: TokenBudget = 600
+
+    blank_means_absent = ("token_budget",)
 
 
 class EngramPatch(Contract):
@@ -281,7 +282,7 @@ EngramStatusFilter = Literal[
 ]
 
 
-class EngramFilters(Contract):
+class EngramFilters(QueryContract):
     """Query parameters of the engram list."""
 
     network: NetworkKey | None = None

@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, field_validator
 
-from base.contracts import Contract, Output, Text, refuse
+from base.contracts import Contract, Output, QueryContract, Text, refuse
 from base.errors import ValidationFailed
 from memory.contracts import MindOut, present_mind
 from memory.core.mind import Mind
@@ -53,6 +53,17 @@ def _strip(value: object) -> object:
     return value.strip() if isinstance(value, str) else value
 
 
+def _strip_or_empty(value: object) -> object:
+    """A description: null clears it, like ""."""
+    return "" if value is None else _strip(value)
+
+
+def _not_null(value: object) -> object:
+    if value is None:
+        raise refuse("may not be null (leave the field out to keep it as it is)")
+    return value
+
+
 def _required_source(value: str) -> str:
     if not value.strip():
         raise refuse("is required")
@@ -65,7 +76,8 @@ RoleToActivate = Annotated[
 ]
 ResourceName = Annotated[str, BeforeValidator(_resource_name)]
 Name = Annotated[Text, BeforeValidator(_strip), Field(min_length=1, max_length=120)]
-Description = Annotated[Text, BeforeValidator(_strip), Field(max_length=300)]
+Description = Annotated[Text, BeforeValidator(_strip_or_empty), Field(max_length=300)]
+MaybeDescription = Annotated[Description | None, BeforeValidator(_strip_or_empty)]
 Source = Annotated[
     Text,
     Field(max_length=MAX_SOURCE_CHARS, description="DPML: <role> with personality, principle, …"),
@@ -88,12 +100,14 @@ class RoleCreateIn(Contract):
 
 
 class RolePatch(Contract):
-    """Fields to change; a change makes a new version."""
+    """Fields to change; a change makes a new version. Absent fields stay as they are."""
 
     name: Name | None = None
-    description: Description | None = None
+    description: MaybeDescription = None
     source: Source | None = None
     status: RoleStatus | None = None
+
+    _required = field_validator("name", "source", "status", mode="before")(_not_null)
 
     @property
     def changes(self) -> dict[str, Any]:
@@ -104,6 +118,8 @@ class RoleCopyIn(Contract):
     slug: Slug | None = Field(None, description="slug of the copy (a built-in keeps its own)")
     name: Name | None = None
 
+    blank_means_absent = ("slug", "name")
+
 
 class ResourceCreateIn(Contract):
     kind: ResourceKind
@@ -113,8 +129,10 @@ class ResourceCreateIn(Contract):
 
 
 class ResourcePatch(Contract):
-    description: Description | None = None
+    description: MaybeDescription = None
     source: Source | None = None
+
+    _required = field_validator("source", mode="before")(_not_null)
 
     @property
     def changes(self) -> dict[str, Any]:
@@ -125,20 +143,22 @@ def _truthy(value: object) -> object:
     return value in ("1", "true", "True", True) if isinstance(value, str | bool) else value
 
 
-class RoleFilters(Contract):
+class RoleFilters(QueryContract):
     q: Text = Field("", description="words in slug, name or description")
     origin: Origin | Literal[""] = ""
     archived: Annotated[bool, BeforeValidator(_truthy)] = False
 
 
-class ResourceFilters(Contract):
+class ResourceFilters(QueryContract):
     kind: ResourceKind | Literal[""] = ""
 
 
 class DpmlCheckIn(Contract):
-    source: str = Field(max_length=MAX_SOURCE_CHARS)
+    source: str = Field(description="too long or holding NUL: reported as DPML errors")
     kind: Literal["role", "thought", "execution", "knowledge"] = "role"
-    name: str = Field("", max_length=120, description="title of the preview")
+    name: str = Field("", description="title of the preview")
+
+    blank_means_absent = ("kind", "name")
 
 
 # --- outputs -------------------------------------------------------------------------------

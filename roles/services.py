@@ -11,6 +11,7 @@ from django.db import transaction
 
 from audit.actors import Actor
 from audit.services import audit_record
+from base.contracts import validated
 from base.errors import Conflict, PermissionDenied
 from memory.core.mind import Mind
 from memory.services.recall import network_prime
@@ -163,13 +164,13 @@ def role_restore(*, tenant: Tenant, actor: Actor, role: Role, version: int) -> R
     note = f"restored version {version}"
     try:
         return role_update(
-            tenant=tenant, actor=actor, role=role, changes=RolePatch(**old), note=note
+            tenant=tenant, actor=actor, role=role, changes=validated(RolePatch, old), note=note
         )
     except DpmlInvalid:  # it resolved then; a resource it needs has changed since
         old["status"] = Role.Status.DRAFT
         note += " as a draft (it has errors now)"
         return role_update(
-            tenant=tenant, actor=actor, role=role, changes=RolePatch(**old), note=note
+            tenant=tenant, actor=actor, role=role, changes=validated(RolePatch, old), note=note
         )
 
 
@@ -185,13 +186,14 @@ def role_copy(*, tenant: Tenant, actor: Actor, slug: str, data: RoleCopyIn) -> R
     else:
         target = data.slug or _free_slug(tenant, slug)
         status = Role.Status.ACTIVE if original.status == Role.Status.ACTIVE else Role.Status.DRAFT
-    copy = RoleCreateIn(
-        slug=target,
-        name=data.name or original.name,
-        description=original.description,
-        source=original.source,
-        status=status,
-    )
+    fields = {
+        "slug": target,
+        "name": data.name or original.name,
+        "description": original.description,
+        "source": original.source,
+        "status": status,
+    }
+    copy = validated(RoleCreateIn, fields)
     return role_create(
         tenant=tenant,
         actor=actor,
@@ -282,7 +284,7 @@ def resource_restore(
         tenant=tenant,
         actor=actor,
         resource=resource,
-        changes=ResourcePatch(**old),
+        changes=validated(ResourcePatch, old),
         note=f"restored version {version}",
     )
 

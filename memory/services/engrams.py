@@ -30,7 +30,7 @@ def engram_update(*, tenant: Tenant, actor: Actor, engram: Engram, patch: Engram
 
 def _update(tenant: Tenant, actor: Actor, engram: Engram, patch: EngramPatch) -> Engram:
     locked = (
-        Engram.objects.select_for_update()
+        Engram.objects.select_for_update(of=("self",))  # the engram, not its network
         .select_related("network")
         .get(tenant=tenant, pk=engram.pk)
     )
@@ -80,7 +80,7 @@ def engram_delete(*, tenant: Tenant, actor: Actor, engram: Engram) -> Engram:
     the row and its history stay."""
     with transaction.atomic():
         locked = (
-            Engram.objects.select_for_update()
+            Engram.objects.select_for_update(of=("self",))  # the engram, not its network
             .select_related("network")
             .get(tenant=tenant, pk=engram.pk)
         )
@@ -114,7 +114,7 @@ def engrams_bulk(
         raise ValidationFailed.field("ids", f"at most {BULK_MAX} at once")
     if action not in BULK_ACTIONS:
         raise ValidationFailed.field("action", "delete or retype")
-    patch = validated(EngramPatch, {"type": type}) if action == "retype" else None
+    patch = validated(EngramPatch, {"type": type or "-"}) if action == "retype" else None
     needed = Capability.MEMORY_DELETE if action == "delete" else Capability.MEMORY_EDIT
     if not actor_allows(actor, needed):
         raise PermissionDenied("Your role cannot do this to memories here.")
@@ -125,7 +125,7 @@ def engrams_bulk(
                 if engram.status != Engram.Status.DELETED:
                     engram_delete(tenant=tenant, actor=actor, engram=engram)
                     changed += 1
-            elif engram.type != type and engram.status not in lifecycle.GONE:
+            elif engram.type != patch.type and engram.status not in lifecycle.GONE:
                 engram_update(tenant=tenant, actor=actor, engram=engram, patch=patch)
                 changed += 1
     return changed

@@ -181,7 +181,7 @@ MAX_INT = 2**31 - 1
 
 
 def _count(raw: object, default: int) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+    if not isinstance(raw, int | float | str):
         return default
     try:
         return max(0, min(MAX_INT, int(raw)))

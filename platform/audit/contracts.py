@@ -8,10 +8,10 @@ from typing import Any
 from pydantic import Field
 
 from audit.models import AuditEvent
-from base.contracts import Contract, Output, PageSize, Text
+from base.contracts import Output, PageSize, QueryContract, Text
 
 
-class AuditFilters(Contract):
+class AuditFilters(QueryContract):
     actor: Text = Field("", description="kind:id (user:3, api_key:7, system) or words of a label")
     verb: Text = Field("", description="a verb (engram.update), or a prefix ending in a dot")
     since: date | None = None

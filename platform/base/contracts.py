@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from django.utils.dateparse import parse_datetime
 from pydantic import (
@@ -25,6 +25,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    model_validator,
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
 
@@ -34,11 +35,41 @@ from base.errors import ValidationFailed
 class Contract(BaseModel):
     """Base of every input and output model: unknown fields are refused, never ignored."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid")
+    # Fields for which null, "" and [] mean "not sent" (the default applies), as clients send
+    # optional arguments they have no value for.
+    blank_means_absent: ClassVar[tuple[str, ...]] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_blank(cls, data: Any) -> Any:
+        if isinstance(data, dict) and cls.blank_means_absent:
+            return {
+                key: value
+                for key, value in data.items()
+                if not (key in cls.blank_means_absent and _blank(value))
+            }
+        return data
 
     def as_json(self) -> dict[str, Any]:
         """The JSON an interface sends (field aliases applied, dates as ISO strings)."""
         return self.model_dump(mode="json", by_alias=True)
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str | list) and not value)
+
+
+class QueryContract(Contract):
+    """Query parameters: text that may be empty, and unknown ones (a cache-buster, ``format``)
+    ignored as web servers do; an empty parameter is one not sent."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.blank_means_absent = tuple(cls.model_fields)
 
 
 class Output(Contract):
@@ -47,6 +78,7 @@ class Output(Contract):
     model_config = ConfigDict(
         extra="forbid", populate_by_name=True, frozen=True, from_attributes=True
     )
+    blank_means_absent: ClassVar[tuple[str, ...]] = ()
 
 
 def validated[C: BaseModel](model: type[C], data: object) -> C:
@@ -166,6 +198,11 @@ def _instant(value: object) -> object:
     if parsed.tzinfo is None:
         raise refuse("must include a time zone (for example Z)")
     return parsed
+
+
+def blank_is_none(value: object) -> object:
+    """For optional text: "" (or only spaces) is the same as not sending it."""
+    return None if isinstance(value, str) and not value.strip() else value
 
 
 def _finite(value: float) -> float:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Literal
+from datetime import UTC, datetime
+from typing import Annotated, Literal
 
-from pydantic import Field
+from django.utils.dateparse import parse_datetime
+from pydantic import BeforeValidator, Field
 
 from base.contracts import Contract, Instant, Output, Text
 from tenants.models import ApiKey, Tenant
@@ -13,10 +14,21 @@ from tenants.models import ApiKey, Tenant
 Scope = Literal["read", "write", "admin"]
 
 
+def _utc_if_naive(value: object) -> object:
+    """As the API always did: a date-time without a zone is UTC."""
+    if isinstance(value, str) and value.strip():
+        parsed = parse_datetime(value.strip())
+        if parsed is not None and parsed.tzinfo is None:
+            return parsed.replace(tzinfo=UTC)
+    return value
+
+
 class KeyCreateIn(Contract):
     name: Text = Field(min_length=1, max_length=100)
     scopes: list[Scope] = Field(min_length=1)
-    expires_at: Instant | None = None
+    expires_at: Annotated[Instant | None, BeforeValidator(_utc_if_naive)] = None
+
+    blank_means_absent = ("expires_at",)
 
 
 class KeyOut(Output):

@@ -150,3 +150,36 @@ def test_mcp_reports_bad_arguments_like_rest_does(live_url: str) -> None:
     assert "pydantic" not in text(mode) and "http" not in text(mode)
     assert both.is_error and "either role or network" in text(both)
     assert unknown.is_error and "no role “nope”" in text(unknown)
+
+
+@pytest.mark.django_db
+def test_blank_optional_arguments_mean_not_sent(cast: Cast) -> None:
+    api = rest(cast)
+    api.post("/api/v1/remember", {"network": "", "engrams": [{"content": "blank"}]}, format="json")
+    body = {"network": "", "role": "", "query": "blank", "k": None, "channels": [], "now": ""}
+    recalled = api.post("/api/v1/recall", body, format="json")
+    assert recalled.status_code == 200 and recalled.json()["network"] == "default"
+    assert recalled.json()["engrams"][0]["content"] == "blank"
+    listed = api.get("/api/v1/engrams", {"limit": "", "network": "", "_": "1700000000"})
+    assert listed.status_code == 200 and len(listed.json()["engrams"]) == 1
+
+
+@pytest.mark.django_db
+def test_a_role_patch_refuses_null_for_what_it_needs_and_clears_a_null_description(
+    cast: Cast,
+) -> None:
+    api = rest(cast)
+    source = "<role>\n<personality>\nYou help.\n</personality>\n</role>"
+    created = api.post(
+        "/api/v1/roles",
+        {"slug": "helper", "name": "Helper", "description": "old", "source": source},
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    for field in ("name", "source", "status"):
+        refused = api.patch("/api/v1/roles/helper", {field: None}, format="json")
+        assert refused.status_code == 400 and field in refused.json()["error"]["fields"]
+    cleared = api.patch("/api/v1/roles/helper", {"description": None}, format="json")
+    assert cleared.status_code == 200 and cleared.json()["description"] == ""
+    copy = api.post("/api/v1/roles/helper/copy", {"slug": "", "name": None}, format="json")
+    assert copy.status_code == 201 and copy.json()["slug"] == "helper-copy"

@@ -163,3 +163,18 @@ def test_run_on_names_and_long_tokens_become_bounded_cues(cast: Cast) -> None:
     )
     assert response.status_code == 201, response.content
     assert all(len(c.lemma) <= 100 for c in Cue.objects.filter(tenant=cast.tenant))
+
+
+def test_bulk_retype_counts_only_the_memories_it_changes(cast: Cast) -> None:
+    from memory.services.engrams import engrams_bulk
+
+    store(cast, [{"content": "a fact", "type": "PATTERN"}, {"content": "b fact"}], embed=False)
+    engrams = list(Engram.objects.filter(tenant=cast.tenant).order_by("id"))
+    owner = Actor.for_user(cast.owner, role="owner")
+    changed = engrams_bulk(
+        tenant=cast.tenant, actor=owner, engrams=engrams, action="retype", type="pattern"
+    )
+    assert changed == 1
+    assert set(Engram.objects.filter(tenant=cast.tenant).values_list("type", flat=True)) == {
+        "PATTERN"
+    }

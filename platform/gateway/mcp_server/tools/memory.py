@@ -21,15 +21,15 @@ from gateway.mcp_server.tools.common import (
 from memory.contracts import (
     EngramIn,
     K,
+    MaybeNetworkKey,
+    MaybeRoleName,
     MindOut,
     Mode,
-    NetworkKey,
     PrimeIn,
     Query,
     RecallIn,
     RememberIn,
     RememberOut,
-    RoleName,
     TokenBudget,
     present_mind,
 )
@@ -96,9 +96,9 @@ def render_remembered(result: RememberOut) -> str:
 async def recall(
     ctx: Context,
     query: Query = None,
-    role: RoleName | None = None,
+    role: MaybeRoleName = None,
     mode: Mode = "balanced",
-    network: NetworkKey | None = None,
+    network: MaybeNetworkKey = None,
     k: K = 8,
     token_budget: TokenBudget = 1500,
 ) -> str:
@@ -143,8 +143,8 @@ async def recall(
 async def remember(
     ctx: Context,
     engrams: list[EngramIn],
-    role: RoleName | None = None,
-    network: NetworkKey | None = None,
+    role: MaybeRoleName = None,
+    network: MaybeNetworkKey = None,
 ) -> str:
     principal = principal_from(ctx)
     principal.require("write")
@@ -177,9 +177,7 @@ async def remember(
         "(frequent and recent) and their strongest memories. The next recall builds on it."
     ),
 )
-async def prime(
-    ctx: Context, role: RoleName | None = None, network: NetworkKey | None = None
-) -> str:
+async def prime(ctx: Context, role: MaybeRoleName = None, network: MaybeNetworkKey = None) -> str:
     principal = principal_from(ctx)
     principal.require("read")
 
