@@ -3,9 +3,11 @@
     make bench-fingerprint                              # 6 LongMemEval_S questions
     make bench-fingerprint FINGERPRINT_ARGS="--questions 20 --show"
 
-Each question's haystack is remembered into a network of its own (a new tenant every run, so
-runs do not share state), embedded with the local model, and the question recalled with the
-question's own date as ``now``. The fingerprint is a SHA-256 over every question's ranked
+Each run starts from an empty database of its own (``mnemo_fingerprint`` in the bench cluster,
+dropped and migrated again: the vector index is one graph for the whole table, so rows left by
+other runs would change what an approximate search visits). Each question's haystack is
+remembered into a network of its own, embedded with the local model, and the question recalled
+with the question's own date as ``now``. The fingerprint is a SHA-256 over every question's ranked
 memories (external ids and scores) and packed context size; run it on two commits and compare
 the last line. Equal digests mean the same memories in the same order with the same scores.
 """
@@ -22,6 +24,25 @@ import uuid
 from longmemeval import DATA, load, parse_date, pick, remember_haystack
 from recall import migrate
 
+DATABASE = "mnemo_fingerprint"
+
+
+def fresh_database() -> None:
+    """Drop and create the fingerprint database, point this process (and migrate) at it."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    def on(url: str) -> str:
+        return urlunsplit(urlsplit(url)._replace(path=f"/{DATABASE}"))
+
+    owner = os.environ["DATABASE_OWNER_URL"]
+    with psycopg.connect(owner, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DATABASE}")
+    os.environ["DATABASE_OWNER_URL"] = on(owner)
+    os.environ["DATABASE_URL"] = on(os.environ["DATABASE_URL"])
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(
@@ -31,6 +52,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--show", action="store_true", help="print each question's top 10")
     args = parser.parse_args()
+    fresh_database()
     migrate()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
