@@ -4,6 +4,8 @@ logged-in member (anyone else is refused before the socket opens)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -31,6 +33,7 @@ def _tenant_id(user: Any, slug: str) -> int | None:
 
 
 MAX_AGE_SECONDS = 300
+log = logging.getLogger(__name__)
 
 
 class MemoryEvents(AsyncJsonWebsocketConsumer):
@@ -42,8 +45,13 @@ class MemoryEvents(AsyncJsonWebsocketConsumer):
         if tenant_id is None:
             await self.close(code=4403)
             return
+        try:
+            await self.channel_layer.group_add(group_name(tenant_id), self.channel_name)
+        except Exception:  # Redis away: the page works without live updates and retries later
+            log.warning("live updates unavailable: could not join the group", exc_info=True)
+            await self.close(code=4503)
+            return
         self.group = group_name(tenant_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         # Membership is checked when the socket opens; closing it after a while makes the page
         # reconnect and be checked again, so a removed member stops hearing within MAX_AGE.
@@ -56,7 +64,8 @@ class MemoryEvents(AsyncJsonWebsocketConsumer):
         if expiry is not None:
             expiry.cancel()
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            with contextlib.suppress(Exception):  # Redis away: the group entry expires by itself
+                await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def memory_event(self, message: dict[str, Any]) -> None:
         await self.send_json(message["event"])

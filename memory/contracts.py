@@ -117,6 +117,10 @@ def _metadata(value: dict[str, Any]) -> dict[str, Any]:
         raise refuse(f"at most {MAX_METADATA_BYTES} bytes as JSON")
     if "\\u0000" in encoded:
         raise refuse("may not contain NUL characters")
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise refuse("holds an unpaired surrogate (\\ud800-\\udfff): not valid Unicode") from None
     return value
 
 

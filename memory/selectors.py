@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -17,6 +18,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from base.errors import NotFound, ValidationFailed
+from base.pagination import MAX_ID, day_after
 from memory.core.text import lemma
 from memory.embeddings import query_vector
 from memory.models import Cue, Edge, Engram, EngramCue, ImportJob, Network
@@ -208,6 +210,12 @@ def _after(rows: QuerySet[Engram], cursor: str, column: str, descending: bool) -
         value, pk = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         value = datetime.fromisoformat(value) if column == "created_at" else float(value)
         pk = int(pk)
+        if isinstance(value, datetime):
+            value.astimezone(UTC)  # a stamp outside UTC's calendar raises OverflowError
+        elif not math.isfinite(value):
+            raise ValueError("not a number")
+        if not 0 < pk <= MAX_ID:
+            raise ValueError("out of range")
     except (ValueError, TypeError, UnicodeDecodeError, OverflowError) as exc:
         raise ValidationFailed.field("cursor", "not a cursor of this list") from exc
     # A row comparison, not "a < x OR (a = x AND id < y)": Postgres walks the index from the
@@ -235,8 +243,9 @@ def engrams_browse(
     # Bounds on created_at itself (a ::date cast would hide the column from the index).
     if browse.since:
         rows = rows.filter(created_at__gte=_midnight(browse.since))
-    if browse.until:
-        rows = rows.filter(created_at__lt=_midnight(browse.until + timedelta(days=1)))
+    end = day_after(browse.until) if browse.until else None
+    if end is not None:
+        rows = rows.filter(created_at__lt=_midnight(end))
     if browse.min_strength is not None:
         rows = rows.filter(strength__gte=browse.min_strength)
     if browse.q and browse.semantic:

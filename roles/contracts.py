@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator
 
-from base.contracts import Contract, Output, QueryContract, Text, refuse
+from base.contracts import Contract, Output, QueryContract, Text, Unicode, refuse
 from base.errors import ValidationFailed
 from memory.contracts import MindOut, present_mind
 from memory.core.mind import Mind
@@ -154,9 +154,9 @@ class ResourceFilters(QueryContract):
 
 
 class DpmlCheckIn(Contract):
-    source: str = Field(description="too long or holding NUL: reported as DPML errors")
+    source: Unicode = Field(description="too long or holding NUL: reported as DPML errors")
     kind: Literal["role", "thought", "execution", "knowledge"] = "role"
-    name: str = Field("", description="title of the preview")
+    name: Text = Field("", description="title of the preview")
 
     blank_means_absent = ("kind", "name")
 

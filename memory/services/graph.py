@@ -51,6 +51,20 @@ def cues_upsert(
         return dict(cursor.fetchall())
 
 
+def cues_lock(network: Network, ids: list[int]) -> None:
+    """Lock these cues in lemma order, the order ``cues_upsert`` (every remember) takes them in,
+    before a change that updates them by id (deleting or archiving an engram, decay): updates in
+    another order would deadlock against a concurrent remember."""
+    if not ids:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM memory_cue WHERE tenant_id = %s AND network_id = %s "
+            "AND id = ANY(%s) ORDER BY lemma FOR UPDATE",
+            [network.tenant_id, network.pk, sorted(set(ids))],
+        )
+
+
 def cue_counts_subtract(network: Network, removals: Counter[int]) -> None:
     """Engrams left these cues (edited away, deleted): lower their engram counts."""
     if not removals:
@@ -243,6 +257,7 @@ def engram_unlink(network: Network, engram: Engram) -> None:
     if not links:
         return
     lemmas = [link.cue.lemma for link in links]
+    cues_lock(network, [link.cue_id for link in links])
     edges_weaken(network, [lemmas], {link.cue.lemma: link.cue_id for link in links})
     cue_counts_subtract(network, Counter(link.cue_id for link in links))
     EngramCue.objects.filter(tenant_id=network.tenant_id, engram=engram).delete()

@@ -18,7 +18,7 @@ from audit.services import audit_records
 from memory.core.hebbian import HALF_LIFE_DAYS, PRUNE_BELOW
 from memory.models import Engram, Network, RecallEvent
 from memory.services import lifecycle
-from memory.services.graph import bound_out_degree, degree_subtract
+from memory.services.graph import bound_out_degree, cues_lock, degree_subtract
 
 ARCHIVE_AFTER_DAYS = 180
 ARCHIVE_BELOW = 0.3  # both strength and importance under this
@@ -48,6 +48,7 @@ def network_decay(*, network: Network, half_life_days: float = HALF_LIFE_DAYS) -
             [network.tenant_id, network.pk, PRUNE_BELOW],
         )
         gone = Counter(row[0] for row in cursor.fetchall())
+    cues_lock(network, list(gone))
     degree_subtract(network, gone)
     return decayed, sum(gone.values()) + bound_out_degree(network)
 

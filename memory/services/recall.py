@@ -561,8 +561,8 @@ def _contents(
 
 def _touch(network: Network, mind: Mind, seeds: Mapping[int, tuple[str, float, str]]) -> None:
     """Once per recall: the query's cues and the returned engrams were accessed, now (never at
-    the client's ``now``, which only shapes scoring). Engrams are locked before cues, the order
-    remember uses, so the two never deadlock."""
+    the client's ``now``, which only shapes scoring). Engrams are locked before cues, in id
+    order, and cues in lemma order: the orders remember takes them in."""
     now = timezone.now()
     seed_ids = sorted(
         cid for cid, (_, _, via) in seeds.items() if via in {"exact", "fuzzy", "semantic"}
@@ -571,15 +571,31 @@ def _touch(network: Network, mind: Mind, seeds: Mapping[int, tuple[str, float, s
     with connection.cursor() as cursor:
         if engram_ids:
             cursor.execute(
-                "UPDATE memory_engram SET recall_count = recall_count + 1, last_recalled_at = %s "
-                "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
-                [now, network.tenant_id, network.pk, engram_ids],
+                """
+                WITH locked AS (
+                    SELECT id FROM memory_engram
+                     WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)
+                     ORDER BY id FOR UPDATE)
+                UPDATE memory_engram e SET recall_count = e.recall_count + 1,
+                       last_recalled_at = %s
+                  FROM locked WHERE e.id = locked.id
+                """,
+                [network.tenant_id, network.pk, engram_ids, now],
             )
         if seed_ids:
+            # Cue rows locked in lemma order, the order remember's cue upsert takes them in:
+            # two orders would deadlock against a concurrent remember (4% of recalls at 50
+            # clients did).
             cursor.execute(
-                "UPDATE memory_cue SET recall_count = recall_count + 1, last_recalled_at = %s "
-                "WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)",
-                [now, network.tenant_id, network.pk, seed_ids],
+                """
+                WITH locked AS (
+                    SELECT id FROM memory_cue
+                     WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)
+                     ORDER BY lemma FOR UPDATE)
+                UPDATE memory_cue c SET recall_count = c.recall_count + 1, last_recalled_at = %s
+                  FROM locked WHERE c.id = locked.id
+                """,
+                [network.tenant_id, network.pk, seed_ids, now],
             )
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+import re
+from datetime import date, datetime, time
 
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from audit.models import AuditEvent
+from base.pagination import day_after
 
 
 def audit_events_for_tenant(
@@ -24,7 +26,7 @@ def audit_events_for_tenant(
     events = AuditEvent.objects.filter(tenant_id=tenant_id)
     if actor:
         kind, _, ident = actor.partition(":")
-        if kind in AuditEvent.ActorKind.values and ident.isdigit():
+        if kind in AuditEvent.ActorKind.values and re.fullmatch(r"[0-9]{1,18}", ident):
             events = events.filter(actor_kind=kind, actor_id=int(ident))
         elif kind == AuditEvent.ActorKind.SYSTEM and not ident:
             events = events.filter(actor_kind=kind)
@@ -37,7 +39,9 @@ def audit_events_for_tenant(
     if since:
         events = events.filter(created_at__gte=_start_of(since))
     if until:
-        events = events.filter(created_at__lt=_start_of(until) + timedelta(days=1))
+        end = day_after(until)
+        if end is not None:
+            events = events.filter(created_at__lt=_start_of(end))
     if target_type:
         events = events.filter(target_type=target_type)
     if target_id:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar
 
 from django.utils.dateparse import parse_datetime
@@ -176,10 +176,20 @@ def refuse(message: str) -> PydanticCustomError:
 # --- field types shared by the contracts ----------------------------------------------------
 
 
+def _unicode(value: str) -> str:
+    """Lone surrogates ("\\ud800" in JSON) decode, but no UTF-8 holds them: Postgres and every
+    JSON answer would fail on them."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise refuse("holds an unpaired surrogate (\\ud800-\\udfff): not valid Unicode") from None
+    return value
+
+
 def _clean_text(value: str) -> str:
     if "\x00" in value:
         raise refuse("may not contain NUL characters")
-    return value
+    return _unicode(value)
 
 
 def _instant(value: object) -> object:
@@ -197,7 +207,18 @@ def _instant(value: object) -> object:
         raise refuse("must be an ISO 8601 date-time")
     if parsed.tzinfo is None:
         raise refuse("must include a time zone (for example Z)")
+    if not in_range(parsed):
+        raise refuse("must be between the years 1 and 9999 in UTC")
     return parsed
+
+
+def in_range(moment: datetime) -> bool:
+    """Whether an aware date-time exists in UTC (0001-01-01T00:00+23:59 does not)."""
+    try:
+        moment.astimezone(UTC)
+    except OverflowError:
+        return False
+    return True
 
 
 def blank_is_none(value: object) -> object:
@@ -211,8 +232,11 @@ def _finite(value: float) -> float:
     return value
 
 
+Unicode = Annotated[str, AfterValidator(_unicode)]
+"""A string that is valid Unicode (no unpaired surrogates)."""
+
 Text = Annotated[str, AfterValidator(_clean_text)]
-"""A string without NUL characters (Postgres cannot store them)."""
+"""Valid Unicode without NUL characters: what Postgres can store."""
 
 Instant = Annotated[datetime, BeforeValidator(_instant)]
 """An aware date-time sent as ISO 8601 text."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import base64
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar
 
 from django.db.models import Model, QuerySet
@@ -19,12 +19,19 @@ def encode_cursor(row: Any) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
+MAX_ID = 2**63 - 1
+
+
 def decode_cursor(cursor: str) -> tuple[datetime, int]:
+    """A cursor this API returned; anything else (edited, forged, out of range) is a 400."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         stamp, _, ident = raw.partition("|")
-        return datetime.fromisoformat(stamp), int(ident)
-    except (ValueError, UnicodeDecodeError) as exc:
+        moment, pk = datetime.fromisoformat(stamp), int(ident)
+        if moment.tzinfo is None or moment.astimezone(UTC).year < 2 or not 0 < pk <= MAX_ID:
+            raise ValueError("out of range")
+        return moment, pk
+    except (ValueError, UnicodeDecodeError, OverflowError) as exc:
         raise ValidationFailed.field("cursor", "not a cursor returned by this API") from exc
 
 
@@ -37,12 +44,9 @@ def older_than[M: Model](rows: QuerySet[M], cursor: str) -> QuerySet[M]:
     )
 
 
-def parse_limit(raw: str | None, default: int = 50) -> int:
-    if raw in (None, ""):
-        return default
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
-        raise ValidationFailed.field("limit", f"an integer from 1 to {MAX_LIMIT}")
-    return int(raw)
+def day_after(day: date) -> date | None:
+    """The day after ``day``, or None past the calendar's end (an "until 9999-12-31" filter)."""
+    return None if day >= date.max else day + timedelta(days=1)
 
 
 def page_of[M: Model](

@@ -6,8 +6,10 @@ Served by uvicorn: ``uvicorn config.asgi:application``.
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import os
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -44,7 +46,11 @@ class BodySizeLimit:
             return
         limit = settings.MAX_REQUEST_BYTES
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
+        if (
+            declared is not None
+            and re.fullmatch(rb"[0-9]{1,20}", declared)
+            and int(declared) > limit
+        ):
             await _too_large(send, limit)
             return
         seen = 0
@@ -87,6 +93,45 @@ async def _too_large(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class InputGuard:
+    """Refuse a NUL character in the path or the query string, for every route at once.
+
+    Postgres cannot store or compare text holding NUL, so such a value reaching a query is a
+    500 wherever a view forgot to check; it is never meaningful input. API and MCP paths get the
+    JSON error, pages a short HTML one.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            query = scope.get("query_string", b"").lower()
+            if "\x00" in scope.get("path", "") or b"%00" in query or b"\x00" in query:
+                if scope["type"] == "http":
+                    await _bad_request(scope, send, "The address holds a NUL character (%00).")
+                else:
+                    await send({"type": "websocket.close", "code": 4400})
+                return
+        await self.app(scope, receive, send)
+
+
+async def _bad_request(scope: Scope, send: Send, message: str) -> None:
+    path = scope.get("path", "")
+    if path.startswith("/api/") or "/mcp" in path:
+        body = json.dumps(error_body("malformed_request", message)).encode()
+        kind = b"application/json"
+    else:
+        page = (
+            "<!doctype html><title>Bad request</title><h1>Bad request</h1>"
+            f"<p>{html.escape(message)}</p>"
+        )
+        body, kind = page.encode(), b"text/html; charset=utf-8"
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 400, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 class DjangoStaticFiles(StaticFiles):
     """Static files served by Starlette (async, ETag, ranges) from where Django finds them.
 
@@ -125,16 +170,18 @@ async def lifespan(app: Any) -> AsyncIterator[None]:
         yield
 
 
-application = BodySizeLimit(
-    Starlette(
-        routes=[
-            Route("/healthz", healthz, methods=["GET", "HEAD"]),
-            Route("/livez", livez, methods=["GET", "HEAD"]),
-            Route("/t/{slug}/mcp", mcp_gateway),
-            Route("/t/{slug}/mcp/", mcp_gateway),
-            Mount(settings.STATIC_URL.rstrip("/"), app=DjangoStaticFiles(), name="static"),
-            Mount("/", app=django_app),
-        ],
-        lifespan=lifespan,
+application = InputGuard(
+    BodySizeLimit(
+        Starlette(
+            routes=[
+                Route("/healthz", healthz, methods=["GET", "HEAD"]),
+                Route("/livez", livez, methods=["GET", "HEAD"]),
+                Route("/t/{slug}/mcp", mcp_gateway),
+                Route("/t/{slug}/mcp/", mcp_gateway),
+                Mount(settings.STATIC_URL.rstrip("/"), app=DjangoStaticFiles(), name="static"),
+                Mount("/", app=django_app),
+            ],
+            lifespan=lifespan,
+        )
     )
 )

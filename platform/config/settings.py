@@ -142,16 +142,22 @@ if not REDIS_URL:
     raise ConfigError("REDIS_URL is not set and no embedded Redis is running; see DATABASE_URL.")
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "base.cache.ResilientRedisCache",  # a miss, not a 500, when Redis is away
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"mnemo:{PROFILE}",
+        "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
     }
 }
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": f"mnemo:{PROFILE}:ch"},
+        "CONFIG": {
+            # redis-py's default 5 s socket timeout races channels-redis's 5 s blocking pop
+            # (a consumer died every ~5 s): the socket waits longer than any pop.
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+            "prefix": f"mnemo:{PROFILE}:ch",
+        },
     }
 }
 
@@ -236,7 +242,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["gateway.rest.auth.HasRequiredScope"],
     "DEFAULT_THROTTLE_CLASSES": [],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["gateway.rest.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "gateway.rest.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,

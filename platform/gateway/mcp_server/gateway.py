@@ -145,7 +145,7 @@ async def _peek_initialize(receive: Receive) -> tuple[Receive, bool]:
     if not more:
         try:
             payload = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # the SDK answers malformed JSON with its own error
             payload = None
         initialize = isinstance(payload, dict) and payload.get("method") == "initialize"
     return _replay([body], None, receive, more_body=more), initialize

@@ -11,6 +11,7 @@ from typing import Literal
 
 from mcp.server.mcpserver import Context
 
+from base.contracts import Text
 from gateway.mcp_server import sessions
 from gateway.mcp_server.principal import principal_from
 from gateway.mcp_server.tools.common import in_tenant, next_steps, state_of, tenant_of, tool
@@ -40,7 +41,7 @@ def _listing(roles: list[RoleOut]) -> str:
 )
 async def discover(
     ctx: Context,
-    query: str | None = None,
+    query: Text | None = None,
     source: Literal["all", "builtin", "workspace"] = "all",
 ) -> str:
     principal = principal_from(ctx)

@@ -1,0 +1,71 @@
+"""Django's Redis cache, made a convenience rather than a dependency.
+
+Everything Mnemo caches (rendered personas, network counts, dashboard plots, the persona
+generation) can be computed again, so an unreachable or hung Redis makes a cache call a miss, with
+a warning in the log, instead of a 500. Socket timeouts (settings) bound how long a hung Redis
+can hold a request.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+UNAVAILABLE = (RedisError, OSError)
+
+
+def _warn(operation: str, exc: BaseException) -> None:
+    log.warning("cache %s failed (Redis unavailable?): %s", operation, exc)
+
+
+class ResilientRedisCache(RedisCache):
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        try:
+            return super().get(key, default, version)
+        except UNAVAILABLE as exc:
+            _warn("get", exc)
+            return default
+
+    def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
+        try:
+            return super().get_many(keys, version)
+        except UNAVAILABLE as exc:
+            _warn("get_many", exc)
+            return {}
+
+    def set(self, key: Any, value: Any, timeout: Any = 300, version: int | None = None) -> None:
+        try:
+            super().set(key, value, timeout, version)
+        except UNAVAILABLE as exc:
+            _warn("set", exc)
+
+    def add(self, key: Any, value: Any, timeout: Any = 300, version: int | None = None) -> bool:
+        try:
+            return super().add(key, value, timeout, version)
+        except UNAVAILABLE as exc:
+            _warn("add", exc)
+            return True  # as if it was added: callers then skip their fallback (incr)
+
+    def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
+        try:
+            return super().incr(key, delta, version)
+        except UNAVAILABLE as exc:
+            _warn("incr", exc)
+            return 0
+
+    def delete(self, key: Any, version: int | None = None) -> bool:
+        try:
+            return super().delete(key, version)
+        except UNAVAILABLE as exc:
+            _warn("delete", exc)
+            return False
+
+    def delete_many(self, keys: Any, version: int | None = None) -> None:
+        try:
+            super().delete_many(keys, version)
+        except UNAVAILABLE as exc:
+            _warn("delete_many", exc)
