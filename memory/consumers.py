@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
 from django.urls import path
+from redis.exceptions import RedisError
 
 from base.errors import MnemoError
 from memory.live import group_name
@@ -39,6 +40,18 @@ log = logging.getLogger(__name__)
 class MemoryEvents(AsyncJsonWebsocketConsumer):
     group: str | None = None
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels reads every consumer's inbox from Redis; without Redis that loop fails.
+        The page then gets a socket closed with 4503 (try later) instead of a server error."""
+        try:
+            await super().__call__(scope, receive, send)
+        except (RedisError, OSError):
+            log.warning("live updates unavailable: Redis cannot be reached", exc_info=True)
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.accept"})
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": 4503})
+
     async def connect(self) -> None:
         slug = self.scope["url_route"]["kwargs"]["slug"]
         tenant_id = await _tenant_id(self.scope.get("user"), slug)
@@ -49,6 +62,7 @@ class MemoryEvents(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group_name(tenant_id), self.channel_name)
         except Exception:  # Redis away: the page works without live updates and retries later
             log.warning("live updates unavailable: could not join the group", exc_info=True)
+            await self.accept()  # accepted, then closed: the page reads the code (4503)
             await self.close(code=4503)
             return
         self.group = group_name(tenant_id)

@@ -206,6 +206,7 @@
       socket.onclose = function (closing) {
         document.body.setAttribute("data-live", "off");
         if (closing.code === 4403) return;  // not a member: do not knock again
+        if (closing.code === 4503) delay = Math.max(delay, 15000);  // live updates are down
         setTimeout(connect, delay);
         delay = Math.min(delay * 2, 30000);
       };
