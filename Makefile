@@ -15,8 +15,9 @@ BENCH_ARGS ?=
 QUALITY_ARGS ?=
 DASHBOARD_ARGS ?=
 FINGERPRINT_ARGS ?=
+LOAD_ARGS ?=
 
-.PHONY: help install run test lint fmt bench bench-quality bench-dashboard bench-fingerprint browser clean
+.PHONY: help install run test lint fmt bench bench-quality bench-dashboard bench-fingerprint bench-load browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
@@ -26,6 +27,7 @@ help:
 	@echo "make bench-quality  LongMemEval_S retrieval: Mnemo vs BM25 vs dense"
 	@echo "make bench-dashboard  memory browser, graph, playground at 100k engrams"
 	@echo "make bench-fingerprint  a digest of recall's answers (compare two commits)"
+	@echo "make bench-load  1 client vs 50 clients, mixed remember/recall, over REST"
 
 $(PY):
 	@if [ -z "$(PYTHON312)" ]; then echo "Python 3.12 not found: install python3.12 (or pyenv install 3.12) and retry" >&2; exit 1; fi
@@ -85,3 +87,7 @@ bench-dashboard: install
 # A digest of what recall returns on LongMemEval_S questions: equal on two commits = same results.
 bench-fingerprint: install
 	$(PY) -m config.embedded --profile bench -- $(PY) bench/fingerprint.py $(FINGERPRINT_ARGS)
+
+# 1 client, then 50, remembering and recalling at once; writes bench/results/load.json.
+bench-load: install
+	$(PY) -m config.embedded --profile bench -- $(PY) bench/load.py $(LOAD_ARGS)

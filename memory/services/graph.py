@@ -51,6 +51,51 @@ def cues_upsert(
         return dict(cursor.fetchall())
 
 
+def cues_ensure(network: Network, words: dict[str, str]) -> dict[str, int]:
+    """Make sure a cue exists for each lemma ({lemma: display word}) and return {lemma: id},
+    without locking the cues that already exist (``INSERT ... DO NOTHING``): remember takes
+    those locks at the end of its transaction (``cues_count_add``), not for all of it."""
+    if not words:
+        return {}
+    lemmas = sorted(words)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO memory_cue (tenant_id, network_id, lemma, word, engram_count,
+                                    recall_count, out_degree, created_at)
+            SELECT %s, %s, l, w, 0, 0, 0, %s FROM unnest(%s::text[], %s::text[]) AS t(l, w)
+            ON CONFLICT (tenant_id, network_id, lemma) DO NOTHING
+            """,
+            [network.tenant_id, network.pk, timezone.now(), lemmas, [words[x] for x in lemmas]],
+        )
+        cursor.execute(
+            "SELECT lemma, id FROM memory_cue WHERE tenant_id = %s AND network_id = %s "
+            "AND lemma = ANY(%s)",
+            [network.tenant_id, network.pk, lemmas],
+        )
+        return dict(cursor.fetchall())
+
+
+def cues_count_add(network: Network, adds: dict[int, int]) -> None:
+    """Engrams joined these cues ({cue id: how many}): raise their engram counts, locking the
+    rows in lemma order (the order every writer takes cues in)."""
+    ids = sorted(cue_id for cue_id, n in adds.items() if n)
+    if not ids:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            WITH locked AS (
+                SELECT id FROM memory_cue WHERE tenant_id = %s AND network_id = %s
+                   AND id = ANY(%s) ORDER BY lemma FOR UPDATE)
+            UPDATE memory_cue c SET engram_count = c.engram_count + t.n
+              FROM locked, unnest(%s::bigint[], %s::int[]) AS t(id, n)
+             WHERE c.id = locked.id AND c.id = t.id
+            """,
+            [network.tenant_id, network.pk, ids, ids, [adds[i] for i in ids]],
+        )
+
+
 def cues_lock(network: Network, ids: list[int]) -> None:
     """Lock these cues in lemma order, the order ``cues_upsert`` (every remember) takes them in,
     before a change that updates them by id (deleting or archiving an engram, decay): updates in

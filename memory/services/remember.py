@@ -22,7 +22,14 @@ from memory import live
 from memory.contracts import EngramIn, RememberedOut, RememberOut
 from memory.models import Engram, Network
 from memory.services import lifecycle
-from memory.services.graph import cues_upsert, edges_reinforce, insert_engrams, links_insert
+from memory.services.graph import (
+    cues_count_add,
+    cues_ensure,
+    cues_lock,
+    edges_reinforce,
+    insert_engrams,
+    links_insert,
+)
 from memory.services.lifecycle import Plan
 from memory.services.networks import network_for_write
 from tenants.models import Tenant
@@ -97,10 +104,15 @@ class _Batch:
             for i, item in enumerate(self.items)
             if self.plans[i] is Plan.REVISE
         }
-        self.cue_ids = self._upsert_cues()
+        joins = self._cues()
+        if self.changes:  # re-filing stored engrams: every cue they touch, locked in one order
+            cues_lock(self.network, list(self.cue_ids.values()))
         for index, item in enumerate(self.items):
             self._apply(index, item)
         self._insert_created()
+        # Last, just before commit: the rows every remember of this network shares (hub cues'
+        # counts, the edges between them), so they stay locked for as short a time as possible.
+        cues_count_add(self.network, {self.cue_ids[key]: n for key, n in joins.items()})
         edges = edges_reinforce(self.network, self.reinforced, self.cue_ids)
         audit_records(tenant_id=self.tenant.pk, actor=self.actor, entries=self.audits)
         lifecycle.embed_later(self.tenant.pk, self.network.pk, self.to_embed)
@@ -109,9 +121,10 @@ class _Batch:
         _announce(self.tenant, result, self.created)
         return result
 
-    def _upsert_cues(self) -> dict[str, int]:
-        """Every cue the batch touches — new schemas, and the old schemas of engrams re-filed or
-        reinforced — in one sorted upsert, so all cue locks are taken in one order."""
+    def _cues(self) -> Counter[str]:
+        """Make sure every cue the batch touches exists — new schemas, and the old schemas of
+        engrams re-filed or reinforced — without locking the existing ones; sets ``cue_ids``
+        and returns how many engrams join each cue."""
         words: dict[str, str] = {}
         joins: Counter[str] = Counter()
         for index, plan in enumerate(self.plans):
@@ -123,7 +136,8 @@ class _Batch:
             if plan in (Plan.REVISE, Plan.REINFORCE):
                 for key, word in lifecycle.lemma_words(self.existing[index].schema).items():
                     words.setdefault(key, word)
-        return cues_upsert(self.network, words, joins)
+        self.cue_ids = cues_ensure(self.network, words)
+        return joins
 
     def _apply(self, index: int, item: EngramIn) -> None:
         plan = self.plans[index]

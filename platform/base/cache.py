@@ -9,9 +9,12 @@ can hold a request.
 from __future__ import annotations
 
 import logging
+import re
+import threading
+from functools import cached_property
 from typing import Any
 
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
@@ -22,7 +25,29 @@ def _warn(operation: str, exc: BaseException) -> None:
     log.warning("cache %s failed (Redis unavailable?): %s", operation, exc)
 
 
+_CLIENTS: dict[tuple[str, str], RedisCacheClient] = {}
+_CLIENTS_LOCK = threading.Lock()
+
+
 class ResilientRedisCache(RedisCache):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._location = server
+        self._client_options: dict[str, Any] = dict(params.get("OPTIONS", {}))
+
+    @cached_property
+    def _cache(self) -> RedisCacheClient:
+        """One client (and connection pool) per process. Django keeps a cache object per
+        thread, and under ASGI each request runs in a thread of its own: a client per cache
+        object meant a new Redis connection for every request."""
+        key = (self._location, repr(sorted(self._client_options.items())))
+        with _CLIENTS_LOCK:
+            client = _CLIENTS.get(key)
+            if client is None:
+                servers = re.split("[;,]", self._location)
+                client = _CLIENTS[key] = RedisCacheClient(servers, **self._client_options)
+            return client
+
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         try:
             return super().get(key, default, version)

@@ -125,19 +125,7 @@ def main() -> int:
         )
         procs.append(
             _start(
-                [
-                    sys.executable,
-                    "-m",
-                    "uvicorn",
-                    "config.asgi:application",
-                    "--host",
-                    host,
-                    "--port",
-                    str(port),
-                    "--lifespan",
-                    "on",
-                    "--no-access-log",
-                ],
+                [sys.executable, "-m", "config.serve", "--host", host, "--port", str(port)],
                 env,
                 logs / "web.log",
             )
