@@ -210,6 +210,12 @@ class Engram(models.Model):
                 name="engram_tenant_strength",
             ),
             GinIndex("tenant", "network", "search", name="engram_search_gin"),
+            # The few active engrams still waiting for a vector (the maintenance sweep).
+            models.Index(
+                fields=["tenant", "network", "id"],
+                condition=Q(embedding__isnull=True, status="active"),
+                name="engram_unembedded",
+            ),
             HnswIndex(
                 name="engram_embedding_hnsw",
                 fields=["embedding"],
@@ -304,6 +310,9 @@ class ImportJob(models.Model):
     actor = models.JSONField(default=dict)  # who started it: the engrams' audit actor
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A worker holds the job until then, renewing at every batch; past it (the worker died, or
+    # the task's message was lost) the maintenance sweep queues the job again.
+    lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["tenant", "-created_at"], name="importjob_tenant_recent")]

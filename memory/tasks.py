@@ -68,5 +68,23 @@ def prune_recall_events() -> dict[str, int]:
 
 @shared_task(acks_late=True)
 def import_network(tenant_id: int, job_id: int) -> int:
-    """Import a network file in batches (memory.services.transfer); a redelivery is a no-op."""
-    return import_run(tenant_id=tenant_id, job_id=job_id).processed_lines
+    """Import a slice of a network file (memory.services.transfer); a duplicate is a no-op."""
+    job = import_run(tenant_id=tenant_id, job_id=job_id)
+    return job.processed_lines if job is not None else 0
+
+
+@shared_task(acks_late=True)
+def requeue_stale_work() -> dict[str, int]:
+    """Every 30 s: import jobs and embeddings that a lost message or a crashed worker left
+    behind are queued again (memory.services.maintenance.tenant_requeue_stale_work)."""
+    totals = {"jobs": 0, "engrams": 0}
+    for tenant_id in Tenant.objects.values_list("pk", flat=True):
+        try:
+            with rls.tenant_scope(tenant_id):
+                jobs, engrams = maintenance.tenant_requeue_stale_work(tenant_id=tenant_id)
+        except Exception:  # one tenant's failure must not stop the rest
+            log.exception("requeueing stale work failed for tenant %s", tenant_id)
+            continue
+        totals["jobs"] += jobs
+        totals["engrams"] += engrams
+    return totals

@@ -180,6 +180,8 @@ def celery_worker(transactional_db: None, tmp_path: Path) -> Iterator[Path]:
             "WARNING",
             "--hostname",
             f"test-{os.getpid()}@%h",
+            "--queues",
+            ",".join(settings.QUEUES.values()),  # every queue: imports, embeddings, ...
         ],
         env=env,
     )

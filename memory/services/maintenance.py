@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from audit.actors import Actor
 from audit.services import audit_records
+from base.background import after_commit
 from memory.core.hebbian import HALF_LIFE_DAYS, PRUNE_BELOW
-from memory.models import Engram, Network, RecallEvent
+from memory.models import Engram, ImportJob, Network, RecallEvent
 from memory.services import lifecycle
 from memory.services.graph import bound_out_degree, cues_lock, degree_subtract
 
@@ -93,3 +94,39 @@ def network_prune_recall_events(*, network: Network) -> int:
         tenant_id=network.tenant_id, network=network, created_at__lt=cutoff
     ).delete()
     return deleted
+
+
+JOB_STALE_AFTER = timedelta(seconds=60)
+EMBED_STALE_AFTER = timedelta(minutes=2)
+EMBED_SWEEP_LIMIT = 1000
+
+
+def tenant_requeue_stale_work(*, tenant_id: int) -> tuple[int, int]:
+    """Queue again what a lost message or a crashed worker left behind: import jobs nobody
+    holds that should be moving, and active memories still without a vector a while after
+    they were written. Both tasks are idempotent, so a job that was merely slow is harmless to
+    send twice. Returns (jobs, engrams) queued. Runs inside the tenant's scope."""
+    now = timezone.now()
+    jobs = list(
+        ImportJob.objects.filter(
+            tenant_id=tenant_id,
+            status__in=[ImportJob.Status.QUEUED, ImportJob.Status.RUNNING],
+            created_at__lt=now - JOB_STALE_AFTER,
+        )
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+        .values_list("pk", flat=True)
+    )
+    for job_id in jobs:
+        after_commit("memory.tasks.import_network", tenant_id, job_id)
+    waiting = Engram.objects.filter(
+        tenant_id=tenant_id,
+        embedding__isnull=True,
+        status=Engram.Status.ACTIVE,
+        created_at__lt=now - EMBED_STALE_AFTER,
+    ).values_list("network_id", "pk")[:EMBED_SWEEP_LIMIT]
+    by_network: dict[int, list[int]] = {}
+    for network_id, engram_id in waiting:
+        by_network.setdefault(network_id, []).append(engram_id)
+    for network_id, ids in by_network.items():
+        after_commit("memory.tasks.embed_engrams", tenant_id, network_id, sorted(ids))
+    return len(jobs), sum(len(ids) for ids in by_network.values())

@@ -11,27 +11,30 @@ weights the engrams re-created (the greater of the two; an edge no engram re-cre
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from audit.actors import Actor
 from audit.services import audit_record
 from base.background import after_commit
-from base.contracts import validated
+from base.contracts import in_range, validated
 from base.errors import MnemoError, PermissionDenied, ValidationFailed
 from memory.contracts import EngramIn, checked_network_key
 from memory.core.text import lemma
 from memory.models import Cue, Edge, Engram, ImportJob, Network
 from memory.services.lifecycle import Plan
-from memory.services.remember import engrams_remember
+from memory.services.remember import RememberResult, engrams_remember
 from tenants import rls
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
 
+log = logging.getLogger(__name__)
 FORMAT = "mnemo-network"
 BATCH = 500
 MAX_ERRORS_KEPT = 500
@@ -169,7 +172,8 @@ def import_start(
             target=job,
             after={"network": key, "lines": lines, "file": filename[:200]},
         )
-        after_commit("memory.tasks.import_network", tenant.pk, job.pk, robust=False)
+        # robust: with the broker away the job stays queued and the sweep sends it later
+        after_commit("memory.tasks.import_network", tenant.pk, job.pk)
     return job
 
 
@@ -196,7 +200,8 @@ def _when(raw: object) -> datetime | None:
         value = datetime.fromisoformat(raw)
     except ValueError:
         return None
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
+    value = value if value.tzinfo else value.replace(tzinfo=UTC)
+    return value if in_range(value) else None
 
 
 class _Importer:
@@ -228,6 +233,9 @@ class _Importer:
         except json.JSONDecodeError as exc:
             self.fail(number, f"not valid JSON ({exc.msg}, column {exc.colno})")
             return None
+        except RecursionError:
+            self.fail(number, "JSON nested too deeply")
+            return None
         except ValueError as exc:  # NaN / Infinity, which JSON allows and jsonb does not
             self.fail(number, str(exc))
             return None
@@ -237,11 +245,15 @@ class _Importer:
         kind = data.get("kind", "engram" if "content" in data else None)
         if kind == FORMAT:
             return None
-        if kind == "cue":
-            self.cues.append(data)
-            return None
-        if kind == "edge":
-            self.edges.append(data)
+        if kind in ("cue", "edge"):
+            try:
+                json.dumps(data, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                self.fail(
+                    number, "holds an unpaired surrogate (\\ud800-\\udfff): not valid Unicode"
+                )
+                return None
+            (self.cues if kind == "cue" else self.edges).append(data)
             return None
         if kind != "engram":
             self.fail(number, f"unknown kind {kind!r}: engram, cue or edge")
@@ -257,41 +269,80 @@ class _Importer:
 
     def remember(self, batch: list[tuple[int, EngramIn]]) -> None:
         seen: dict[str, int] = {}
-        items = []
+        kept: list[tuple[int, EngramIn]] = []
         for number, item in batch:
             if item.external_id is not None:
                 if item.external_id in seen:
                     self.fail(number, f"external_id repeats line {seen[item.external_id]}")
                     continue
                 seen[item.external_id] = number
-            items.append(item)
-        if not items:
+            kept.append((number, item))
+        if not kept:
             return
-        result = engrams_remember(
+        try:
+            result = self._remember([item for _, item in kept])
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception:  # a line Postgres refuses for a reason the checks missed: find it
+            log.exception("an import batch failed; retrying its lines one by one")
+            for number, item in kept:
+                try:
+                    self.bump_counts(self._remember([item]))
+                except (OperationalError, InterfaceError):
+                    raise
+                except Exception:
+                    log.exception("import line %s could not be stored", number)
+                    self.fail(number, "could not be stored (the server log has the details)")
+            return
+        self.bump_counts(result)
+
+    def _remember(self, items: list[EngramIn]) -> RememberResult:
+        return engrams_remember(
             tenant=self.tenant,
             actor=self.actor,
             network_key=self.job.network_key,
             items=items,
             source="import",
         )
+
+    def bump_counts(self, result: RememberResult) -> None:
         for plan in Plan:
             if result.count(plan):
                 self.bump(plan.value, result.count(plan))
 
 
-def import_run(*, tenant_id: int, job_id: int) -> ImportJob:
-    """Run a queued import (the Celery task calls this). Each batch commits on its own, with
-    the job's progress, so the dashboard sees the bar move and a crash loses nothing done."""
+IMPORT_SLICE_SECONDS = 20  # then the task queues its continuation (tasks stay short)
+LEASE = timedelta(seconds=60)  # a worker's hold on a job, renewed at every batch
+
+
+def _claim(tenant_id: int, job_id: int) -> tuple[Tenant, ImportJob] | None:
+    """Take the job for this worker, or None when it is finished or another worker holds it
+    (a duplicate delivery, or the sweep's requeue of a job that was only slow)."""
     with rls.tenant_scope(tenant_id):
         tenant = Tenant.objects.get(pk=tenant_id)
         job = ImportJob.objects.select_for_update().get(tenant=tenant, pk=job_id)
+        now = timezone.now()
         if job.status in (ImportJob.Status.DONE, ImportJob.Status.FAILED):
-            return job  # a redelivered task does nothing twice
+            return None
+        if job.lease_until is not None and job.lease_until > now:
+            return None
         job.status = ImportJob.Status.RUNNING
-        job.save(update_fields=["status"])
+        job.lease_until = now + LEASE
+        job.save(update_fields=["status", "lease_until"])
+    return tenant, job
+
+
+def import_run(*, tenant_id: int, job_id: int) -> ImportJob | None:
+    """Run a queued import for up to IMPORT_SLICE_SECONDS (the Celery task calls this), then
+    queue its continuation. Each batch commits on its own with the job's progress and lease,
+    so the dashboard sees the bar move and a crash loses nothing done: a redelivery, or the
+    sweep after the lease ran out, resumes after the last committed line. A line that fails is
+    that line's error; only a bug the lines do not explain fails the job."""
+    claimed = _claim(tenant_id, job_id)
+    if claimed is None:
+        return None
+    tenant, job = claimed
     importer = _Importer(job, tenant)
-    # A redelivery after a crash resumes: every batch committed with its progress, so lines up
-    # to processed_lines are in (cue and edge lines are read again; they apply at the end).
     resume = job.processed_lines
     if resume:
         importer.counts = dict(job.counts)
@@ -300,6 +351,7 @@ def import_run(*, tenant_id: int, job_id: int) -> ImportJob:
     lines = job.payload.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    started = time.monotonic()
     batch: list[tuple[int, EngramIn]] = []
     try:
         for number, raw in enumerate(lines, 1):
@@ -317,21 +369,36 @@ def import_run(*, tenant_id: int, job_id: int) -> ImportJob:
                     importer.remember(batch)
                     _save_progress(job, importer, number)
                 batch = []
+                if number < len(lines) and time.monotonic() - started > IMPORT_SLICE_SECONDS:
+                    _continue_later(tenant_id, job, importer, number)
+                    return job
         with rls.tenant_scope(tenant_id):
             importer.bump("edges restored", _restore_graph(tenant, job.network_key, importer))
             job.status = ImportJob.Status.DONE
             job.message = f"{len(lines):,} lines read, {importer.error_count:,} with errors"
             _finish(job, importer, len(lines))
-    except Exception as exc:
+    except (OperationalError, InterfaceError):
+        raise  # the database went away: the job keeps its progress; the sweep resumes it
+    except Exception:
+        log.exception("import %s of tenant %s failed", job_id, tenant_id)
         with rls.tenant_scope(tenant_id):
             job.status = ImportJob.Status.FAILED
-            job.message = f"stopped at an unexpected error: {exc}"[:300]
+            job.message = "stopped at an unexpected error; the lines before it are imported"
             _finish(job, importer, job.processed_lines)
         raise
     return job
 
 
+def _continue_later(tenant_id: int, job: ImportJob, importer: _Importer, processed: int) -> None:
+    """Let go of the job and queue the next slice (the sweep queues it if this is lost)."""
+    with rls.tenant_scope(tenant_id):
+        job.lease_until = None
+        _save_progress(job, importer, processed)
+        after_commit("memory.tasks.import_network", tenant_id, job.pk)
+
+
 def _finish(job: ImportJob, importer: _Importer, processed: int) -> None:
+    job.lease_until = None
     job.payload = ""
     job.finished_at = timezone.now()
     _save_progress(job, importer, processed)
@@ -339,6 +406,8 @@ def _finish(job: ImportJob, importer: _Importer, processed: int) -> None:
 
 
 def _save_progress(job: ImportJob, importer: _Importer, processed: int) -> None:
+    if job.lease_until is not None:
+        job.lease_until = timezone.now() + LEASE
     job.processed_lines = processed
     job.counts = dict(importer.counts)
     job.errors = importer.errors
@@ -352,6 +421,7 @@ def _save_progress(job: ImportJob, importer: _Importer, processed: int) -> None:
             "status",
             "finished_at",
             "message",
+            "lease_until",
         ]
     )
 

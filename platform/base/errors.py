@@ -6,6 +6,8 @@ each render it their way: ``{"error": {"code", "message", "fields"?}}`` with ``s
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class MnemoError(Exception):
     status = 400
@@ -47,3 +49,17 @@ class PermissionDenied(MnemoError):
 class Conflict(MnemoError):
     status = 409
     code = "conflict"
+
+
+def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if fields:
+        error["fields"] = fields
+    return {"error": error}
+
+
+class ServiceUnavailable(MnemoError):
+    """A service Mnemo needs (the database) does not answer: try again shortly."""
+
+    status = 503
+    code = "service_unavailable"

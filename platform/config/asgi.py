@@ -27,10 +27,10 @@ from starlette.routing import Mount, Route  # noqa: E402
 from starlette.staticfiles import StaticFiles  # noqa: E402
 from starlette.types import ASGIApp, Message, Receive, Scope, Send  # noqa: E402
 
+from base.errors import error_body  # noqa: E402
 from gateway.health import healthz, livez  # noqa: E402
 from gateway.mcp_server.gateway import McpGateway  # noqa: E402
 from gateway.mcp_server.server import build_app, server  # noqa: E402
-from gateway.rest.errors import error_body  # noqa: E402
 from memory.consumers import websocket_urlpatterns  # noqa: E402
 
 

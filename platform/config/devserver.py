@@ -8,6 +8,7 @@ free port is used when 8000 is taken).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -16,9 +17,11 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 from config.embedded import REPO_ROOT, EmbeddedServices, var_dir
+from config.env import queues
 
 PROFILE = "dev"
 
@@ -54,18 +57,76 @@ def _manage(env: dict[str, str], *args: str) -> str:
     return result.stdout
 
 
-def _name(proc: subprocess.Popen[bytes]) -> str:
-    """The module a child runs (``python -m <module> ...``)."""
-    args = proc.args
-    return str(args[2]) if isinstance(args, list | tuple) and len(args) > 2 else str(args)
+@dataclass
+class Child:
+    """A process make run keeps alive: restarted (its whole process group cleared first, so no
+    orphaned pool process survives) with a growing delay if it dies."""
+
+    name: str
+    args: list[str]
+    env: dict[str, str]
+    log: Path
+    proc: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+    delay: float = 1.0
+    due: float = 0.0  # when a dead child is started again
+
+    def start(self) -> None:
+        handle = self.log.open("ab")
+        self.proc = subprocess.Popen(
+            self.args,
+            env=self.env,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            cwd=REPO_ROOT,
+            start_new_session=True,  # its own process group: Ctrl-C reaches us, we stop it
+        )
+        self.started = time.monotonic()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill_group(self, sig: int = signal.SIGKILL) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, sig)
+
+    def tend(self) -> None:
+        """Restart the child if it died (after the delay); report it once."""
+        if self.proc is None or self.alive():
+            if self.alive() and time.monotonic() - self.started > 60:
+                self.delay = 1.0  # a minute up: the next crash restarts at once again
+            return
+        now = time.monotonic()
+        if not self.due:
+            print(
+                f"{self.name} exited (code {self.proc.returncode}); restarting in "
+                f"{self.delay:.0f} s (log: {self.log})",
+                flush=True,
+            )
+            self.kill_group()  # pool processes the dead main process left behind
+            self.due = now + self.delay
+            self.delay = min(self.delay * 2, 30.0)
+        elif now >= self.due:
+            self.due = 0.0
+            self.start()
+
+    def stop(self) -> None:
+        if self.alive():
+            self.kill_group(signal.SIGTERM)
+        if self.proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=20)
+            self.kill_group()
 
 
-def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]], timeout: float = 90) -> None:
+def _wait_healthy(url: str, children: list[Child], timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for proc in procs:
-            if proc.poll() is not None:
-                raise SystemExit(f"{_name(proc)} exited early (code {proc.returncode}); see logs")
+        for child in children:
+            if not child.alive() and child.proc is not None:
+                code = child.proc.returncode
+                raise SystemExit(f"{child.name} exited early (code {code}); see {child.log}")
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
@@ -75,27 +136,8 @@ def _wait_healthy(url: str, procs: list[subprocess.Popen[bytes]], timeout: float
     raise SystemExit(f"{url} did not answer within {timeout:.0f}s")
 
 
-def _start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    handle = log.open("ab")
-    return subprocess.Popen(
-        args,
-        env=env,
-        stdout=handle,
-        stderr=subprocess.STDOUT,
-        cwd=REPO_ROOT,
-        start_new_session=True,  # Ctrl-C reaches us; we stop the children in order
-    )
-
-
-def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    for proc in procs:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-    for proc in procs:
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+def _celery(*args: str) -> list[str]:
+    return [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", *args]
 
 
 def _raise_interrupt(signum: int, frame: object) -> None:
@@ -112,7 +154,7 @@ def main() -> int:
     signal.signal(signal.SIGINT, _raise_interrupt)
     signal.signal(signal.SIGTERM, _raise_interrupt)
     services = EmbeddedServices(PROFILE)
-    procs: list[subprocess.Popen[bytes]] = []
+    children: list[Child] = []
     try:
         print("Starting embedded Postgres and Redis ...", flush=True)
         services.start()
@@ -123,45 +165,51 @@ def main() -> int:
         state = json.loads(
             _manage(env, "demo_bootstrap", "--state", str(var_dir(PROFILE) / "demo.json"))
         )
-        procs.append(
-            _start(
+        names = queues(PROFILE)
+        children = [
+            Child(
+                "the web server",
                 [sys.executable, "-m", "config.serve", "--host", host, "--port", str(port)],
                 env,
                 logs / "web.log",
-            )
-        )
-        procs.append(
-            _start(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "--loglevel",
-                    "INFO",
+            ),
+            Child(
+                "the worker",
+                _celery(
+                    "--queues",
+                    ",".join([names["default"], names["embeddings"], names["maintenance"]]),
                     "--concurrency",
                     "2",
+                    "--hostname",
+                    "work@%h",
                     "--beat",
                     "--schedule",
                     str(var_dir(PROFILE) / "beat-schedule"),
-                ],
+                ),
                 env,
                 logs / "worker.log",
-            )
-        )
-        _wait_healthy(f"http://{host}:{port}/healthz", procs)
+            ),
+            Child(
+                "the import worker",
+                _celery(
+                    "--queues", names["imports"], "--concurrency", "1", "--hostname", "imports@%h"
+                ),
+                env,
+                logs / "imports.log",
+            ),
+        ]
+        for child in children:
+            child.start()
+        _wait_healthy(f"http://{host}:{port}/healthz", children)
         print(f"Dashboard: {public_url}/", flush=True)
         print(f"Login: {state['email']} / {state['password']}", flush=True)
         print(f"API key: {state['api_key']}", flush=True)
         print(f"MCP URL: {public_url}/t/{state['slug']}/mcp", flush=True)
         print(f"(logs in {logs}; Ctrl-C stops everything)", flush=True)
-        while all(proc.poll() is None for proc in procs):
+        while True:  # until Ctrl-C: a child that dies is started again
             time.sleep(0.5)
-        dead = next(proc for proc in procs if proc.poll() is not None)
-        print(f"{_name(dead)} exited (code {dead.returncode}); see {logs}", flush=True)
-        return 1
+            for child in children:
+                child.tend()
     except KeyboardInterrupt:
         return 0
     finally:
@@ -169,7 +217,8 @@ def main() -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print("Stopping ...", flush=True)
-        _stop(procs)
+        for child in children:
+            child.stop()
         services.stop()
         print("Stopped.", flush=True)
 

@@ -79,3 +79,15 @@ def read_secret_file(path: Path, create: bool) -> str:
     path.write_text(value)
     path.chmod(0o600)
     return value
+
+
+def queues(profile: str) -> dict[str, str]:
+    """The Celery queues of a profile (settings route tasks to them; launchers start workers
+    on them): ``default``, ``imports``, ``embeddings``, ``maintenance``."""
+    base = f"mnemo-{profile}"
+    return {
+        "default": base,
+        "imports": f"{base}-imports",
+        "embeddings": f"{base}-embeddings",
+        "maintenance": f"{base}-maintenance",
+    }

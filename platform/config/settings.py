@@ -19,6 +19,7 @@ from config.env import (
     env_int,
     env_list,
     env_str,
+    queues,
     read_secret_file,
 )
 
@@ -86,6 +87,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "frontend.middleware.ServiceErrorMiddleware",
+    "tenants.middleware.DatabaseOutageMiddleware",
     "tenants.middleware.TenantTransactionMiddleware",
 ]
 
@@ -119,6 +121,7 @@ if not _database_url:
         f"{PROFILE!r}: start one with `make run` (or `make test`), or set DATABASE_URL."
     )
 DATABASES = {"default": database_from_url(_database_url)}
+DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 3))
 # The role that owns the schema and runs migrations (make run and the tests use it; production
 # runs `migrate` with DATABASE_URL pointing at the owner). The app itself never connects as it.
 DATABASE_OWNER_URL = _service_url("DATABASE_OWNER_URL")
@@ -130,7 +133,7 @@ if DB_POOL_SIZE:
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 1,
         "max_size": DB_POOL_SIZE,
-        "timeout": 20,
+        "timeout": env_int("DB_POOL_TIMEOUT", 5),  # then 503, instead of holding the client
         "max_idle": 300,
     }
 else:
@@ -165,8 +168,35 @@ CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_DEFAULT_QUEUE = f"mnemo-{PROFILE}"
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Queues: an import never waits behind embeddings, nor either behind maintenance. `make run`
+# starts one worker for imports and one for the rest; a deployment may run one per queue.
+QUEUES = queues(PROFILE)
+QUEUE_DEFAULT, QUEUE_IMPORTS = QUEUES["default"], QUEUES["imports"]
+QUEUE_EMBEDDINGS, QUEUE_MAINTENANCE = QUEUES["embeddings"], QUEUES["maintenance"]
+CELERY_TASK_DEFAULT_QUEUE = QUEUE_DEFAULT
+CELERY_TASK_ROUTES = {
+    "memory.tasks.import_network": {"queue": QUEUE_IMPORTS},
+    "memory.tasks.embed_engrams": {"queue": QUEUE_EMBEDDINGS},
+    "memory.tasks.decay_edges": {"queue": QUEUE_MAINTENANCE},
+    "memory.tasks.archive_cold_engrams": {"queue": QUEUE_MAINTENANCE},
+    "memory.tasks.prune_recall_events": {"queue": QUEUE_MAINTENANCE},
+    "memory.tasks.requeue_stale_work": {"queue": QUEUE_MAINTENANCE},
+}
+# A task a crashed worker held comes back after this many seconds. Every task is shorter: an
+# import works in slices of IMPORT_SLICE_SECONDS and queues its own continuation.
+TASK_VISIBILITY_SECONDS = env_int("TASK_VISIBILITY_SECONDS", 60)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": TASK_VISIBILITY_SECONDS,
+    "socket_timeout": 3,  # a hung Redis fails a publish in seconds, not never
+    "socket_connect_timeout": 3,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE = {
     "memory-decay-edges": {"task": "memory.tasks.decay_edges", "schedule": 6 * 3600},
@@ -175,6 +205,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "memory.tasks.prune_recall_events",
         "schedule": 24 * 3600,
     },
+    # jobs a lost message or a crashed worker left behind, and memories still without a vector
+    "memory-requeue-stale-work": {"task": "memory.tasks.requeue_stale_work", "schedule": 30},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

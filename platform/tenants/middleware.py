@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
-from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.db import InterfaceError, OperationalError, transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from base.errors import error_body
 from tenants import rls
+
+log = logging.getLogger(__name__)
 
 
 class TenantTransactionMiddleware:
@@ -33,3 +37,34 @@ class TenantTransactionMiddleware:
             if response.status_code >= 500:
                 transaction.set_rollback(True)
         return response
+
+
+OUTAGE_PAGE = (
+    "<!doctype html><title>Mnemo is unavailable</title><h1>Mnemo is unavailable for a moment</h1>"
+    "<p>The database does not answer. Nothing you sent was half-saved; try again in a few "
+    "seconds.</p>"
+)
+
+
+class DatabaseOutageMiddleware:
+    """A database that does not answer is a fast 503 (JSON for the API, a short page for the
+    dashboard) with Retry-After, not a 500 after a long wait: the pool gives up after
+    DB_POOL_TIMEOUT seconds, a new connection after DB_CONNECT_TIMEOUT."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        except (OperationalError, InterfaceError):
+            log.warning("database unavailable for %s", request.path, exc_info=True)
+            if request.path.startswith("/api/"):
+                message = "The database does not answer; retry in a few seconds."
+                response: HttpResponse = JsonResponse(
+                    error_body("service_unavailable", message), status=503
+                )
+            else:
+                response = HttpResponse(OUTAGE_PAGE, status=503)
+            response["Retry-After"] = "5"
+            return response

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from collections.abc import MutableMapping
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import InterfaceError, OperationalError, close_old_connections, transaction
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from audit import context
+from base.errors import error_body
 from gateway.mcp_server import sessions
 from gateway.mcp_server.principal import SCOPE_KEY, Principal
 from gateway.rest.auth import BEARER_REALM, bearer_token
-from gateway.rest.errors import error_body
 from tenants.access import apikey_access
+
+log = logging.getLogger(__name__)
 
 
 def _authenticate(slug: str, token: str, request_id: str, ip: str | None) -> Principal | str:
@@ -84,7 +87,15 @@ class McpGateway:
         ip = scope["client"][0] if scope.get("client") else None
         rid = [(b"x-request-id", request_id.encode())]
         token = bearer_token(headers.get("authorization", ""))
-        result = await sync_to_async(_authenticate)(slug, token, request_id, ip) if token else None
+        try:
+            # a thread of its own per call: the shared "main" sync thread would serialise agents
+            authenticate = sync_to_async(_authenticate, thread_sensitive=False)
+            result = await authenticate(slug, token, request_id, ip) if token else None
+        except (OperationalError, InterfaceError):
+            log.warning("MCP: the database does not answer", exc_info=True)
+            body = error_body("service_unavailable", "The database does not answer; retry soon.")
+            await _send_json(send, 503, body, [(b"retry-after", b"5"), *rid])
+            return
         if not isinstance(result, Principal):
             if isinstance(result, str) and result.startswith("rate:"):
                 wait = result.split(":", 1)[1]
@@ -102,7 +113,7 @@ class McpGateway:
             return
         session_id = sessions.clean_session_id(headers.get(sessions.HEADER))
         if scope["method"] == "DELETE" and session_id:
-            await sync_to_async(sessions.session_end)(
+            await sync_to_async(sessions.session_end, thread_sensitive=False)(
                 tenant_id=result.tenant_id, key_id=result.key_id, session_id=session_id
             )
             await send({"type": "http.response.start", "status": 204, "headers": rid})

@@ -12,7 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from base.errors import MnemoError
+from base.errors import MnemoError, error_body
 from gateway.rest.auth import BEARER_REALM
 
 log = logging.getLogger(__name__)
@@ -29,13 +29,6 @@ _CODES: dict[type[exceptions.APIException], str] = {
     exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.Throttled: "rate_limited",
 }
-
-
-def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": code, "message": message}
-    if fields:
-        error["fields"] = fields
-    return {"error": error}
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, str]:

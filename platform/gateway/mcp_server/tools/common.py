@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from pydantic import ValidationError
@@ -144,3 +144,5 @@ async def in_tenant[T](principal: Principal, work: Callable[[], T]) -> T:
         return await sync_to_async(_in_tenant, thread_sensitive=False)(principal, work)
     except MnemoError as exc:
         raise ToolError(describe(exc)) from exc
+    except (OperationalError, InterfaceError) as exc:
+        raise ToolError("The database does not answer; retry in a few seconds.") from exc
