@@ -22,26 +22,7 @@ import time
 import uuid
 
 from longmemeval import DATA, load, parse_date, pick, remember_haystack
-from recall import migrate
-
-DATABASE = "mnemo_fingerprint"
-
-
-def fresh_database() -> None:
-    """Drop and create the fingerprint database, point this process (and migrate) at it."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    import psycopg
-
-    def on(url: str) -> str:
-        return urlunsplit(urlsplit(url)._replace(path=f"/{DATABASE}"))
-
-    owner = os.environ["DATABASE_OWNER_URL"]
-    with psycopg.connect(owner, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DATABASE}")
-    os.environ["DATABASE_OWNER_URL"] = on(owner)
-    os.environ["DATABASE_URL"] = on(os.environ["DATABASE_URL"])
+from recall import fresh_database, migrate
 
 
 def main() -> None:
@@ -52,7 +33,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--show", action="store_true", help="print each question's top 10")
     args = parser.parse_args()
-    fresh_database()
+    fresh_database("mnemo_fingerprint")
     migrate()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django

@@ -1,14 +1,15 @@
 """Many agents at once: one client, then 50, remembering and recalling over REST, same run.
 
     make bench-load                               # 20 s per phase
-    make bench-load LOAD_ARGS="--seconds 60 --clients 50 --workers 2"
+    make bench-load LOAD_ARGS="--seconds 60 --clients 50 --workers 2 --waits"
 
-Starts the real server (``uvicorn config.asgi:application``, as ``make run`` does) against the
-bench database, seeds a network with synthetic memories, then runs a closed loop of clients
-(each sends its next request when the last one answered): 70% remember (one engram), 30% recall.
-Prints requests per second and p50 / p95 / p99 per operation for each phase, side by side, and
-the ratio the hardening issue asks about: p95 recall at 50 clients over p95 at 1. Writes the
-numbers to bench/results/load.json. Loopback only; client, server and Postgres share the cores.
+Each run starts from an empty database of its own (``mnemo_load``), starts the real server
+(``python -m config.serve``, as ``make run`` does), seeds a network with synthetic memories, then
+runs a closed loop of clients (each sends its next request when the last one answered): 70%
+remember (one engram of its own), 30% recall. Prints requests per second and p50 / p95 / p99
+per operation for each phase, side by side, the CPU each part used, and the ratio the hardening
+issue asks about: p95 recall at 50 clients over p95 at 1. Writes bench/results/load.json.
+Loopback only; client, server and Postgres share the machine's cores.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 import httpx2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from recall import PY, ROOT, manage, migrate, percentile
+from recall import PY, ROOT, analyze, fresh_database, manage, migrate, percentile
 from synthetic import corpus
 
 RESULTS = ROOT / "bench" / "results"
@@ -183,12 +184,14 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--waits", action="store_true", help="sample what the database waits on")
     args = parser.parse_args()
+    fresh_database("mnemo_load")
     migrate()
     secret = key()
     server = start(args.port, args.workers)
     base = f"http://127.0.0.1:{args.port}"
     try:
         seed(base, secret, args.seed_engrams)
+        analyze()  # planner statistics for the seeded network, as autovacuum would give soon
         rows = [asyncio.run(phase(base, secret, 1, args.seconds))]
         waits = Waits() if args.waits else None
         if waits:

@@ -52,6 +52,25 @@ def migrate() -> None:
         )
 
 
+def fresh_database(name: str) -> None:
+    """Drop and create database ``name`` in the bench cluster and point this process (and
+    ``migrate``, and servers it starts) at it: a run that shares nothing with earlier ones (the
+    vector index is one graph for a whole table, and statistics follow what else is stored)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    def on(url: str) -> str:
+        return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+
+    owner = os.environ["DATABASE_OWNER_URL"]
+    with psycopg.connect(owner, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    os.environ["DATABASE_OWNER_URL"] = on(owner)
+    os.environ["DATABASE_URL"] = on(os.environ["DATABASE_URL"])
+
+
 def analyze() -> None:
     """Fresh planner statistics after a bulk ingest, as autovacuum would give within a minute or
     so in a running system (a benchmark starts measuring sooner than that)."""

@@ -24,13 +24,18 @@ def group_name(tenant_id: int) -> str:
     return f"memory.{tenant_id}"
 
 
+PUBLISH_TIMEOUT = 2.0  # seconds
+
+
 def publish(tenant_id: int, event: dict[str, Any]) -> None:
     def deliver() -> None:
         try:
             layer = get_channel_layer()
             if layer is not None:
-                async_to_sync(layer.group_send)(
-                    group_name(tenant_id), {"type": "memory.event", "event": event}
+                message = {"type": "memory.event", "event": event}
+                # bounded: a hung Redis must not hold a committed write's answer back
+                async_to_sync(asyncio.wait_for)(
+                    layer.group_send(group_name(tenant_id), message), PUBLISH_TIMEOUT
                 )
         except Exception:  # live updates are a convenience; the write has happened
             log.warning("could not publish a memory event for tenant %s", tenant_id, exc_info=True)

@@ -187,12 +187,12 @@ CELERY_TASK_ROUTES = {
 TASK_VISIBILITY_SECONDS = env_int("TASK_VISIBILITY_SECONDS", 60)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": TASK_VISIBILITY_SECONDS,
-    "socket_timeout": 3,  # a hung Redis fails a publish in seconds, not never
-    "socket_connect_timeout": 3,
+    "socket_timeout": 2,  # a hung Redis fails a publish in seconds, not never
+    "socket_connect_timeout": 2,
 }
-CELERY_BROKER_CONNECTION_TIMEOUT = 3
-CELERY_TASK_PUBLISH_RETRY_POLICY = {
-    "max_retries": 2,
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {  # with the socket timeouts: a publish gives up within ~5 s
+    "max_retries": 1,
     "interval_start": 0,
     "interval_step": 0.5,
     "interval_max": 1,

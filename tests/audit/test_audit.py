@@ -42,13 +42,18 @@ def test_even_the_table_owner_cannot_update_or_delete_audit_events() -> None:
     if not owner_url:
         pytest.skip("DATABASE_OWNER_URL is not set (external database without an owner role)")
     dbname = settings.DATABASES["default"]["NAME"]
+    tenant = str(cast.tenant.pk)
+    enter = (
+        "SELECT set_config('app.tenant_id', %s, false), set_config('app.sig', %s, false)",
+        [tenant, rls.signature([tenant, "", "", ""])],
+    )
     with psycopg.connect(owner_url, dbname=dbname) as owner:
-        owner.execute("SELECT set_config('app.tenant_id', %s, false)", [str(cast.tenant.pk)])
+        owner.execute(*enter)
         for statement in ("UPDATE audit_auditevent SET verb = 'x'", "DELETE FROM audit_auditevent"):
             with pytest.raises(psycopg.Error, match="append-only"):
                 owner.execute(statement)
             owner.rollback()
-            owner.execute("SELECT set_config('app.tenant_id', %s, false)", [str(cast.tenant.pk)])
+            owner.execute(*enter)
         count = owner.execute("SELECT count(*) FROM audit_auditevent").fetchone()
         assert count is not None and count[0] > 0
 

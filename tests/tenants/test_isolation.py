@@ -180,3 +180,34 @@ def test_full_text_matching_is_leakproof_so_rls_does_not_disable_its_index() -> 
             "AND pg_get_function_arguments(oid) = 'tsvector, tsquery'"
         )
         assert cursor.fetchone() == (True,)
+
+
+def test_an_injected_statement_cannot_switch_to_another_tenant(cast: Cast) -> None:
+    """The app role can run set_config itself: the signature is what it cannot make."""
+    make_key(cast.other, name="theirs")
+    rls.activate(tenant_id=cast.tenant.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM tenants_apikey")
+        assert cursor.fetchone() == (0,)  # this tenant has no key; theirs is invisible
+        cursor.execute(
+            "SELECT set_config('app.tenant_id', %s, true)", [str(cast.other.pk)]
+        )  # what an injected statement would do
+        cursor.execute("SELECT count(*) FROM tenants_apikey")
+        assert cursor.fetchone() == (0,)  # the signature no longer matches: no tenant at all
+        cursor.execute("SELECT app_tenant_id()")
+        assert cursor.fetchone() == (None,)
+        cursor.execute("SAVEPOINT probe")
+        with pytest.raises(DatabaseError, match="permission denied"):
+            cursor.execute("SELECT ipad FROM tenants_rlskey")
+        cursor.execute("ROLLBACK TO SAVEPOINT probe")
+    rls.activate(tenant_id=cast.other.pk)  # the application's own switch is signed: it works
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM tenants_apikey")
+        assert cursor.fetchone() == (1,)
+
+
+def test_policies_check_the_signature_once_per_statement() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT qual FROM pg_policies WHERE policyname = 'tenant_isolation'")
+        quals = [row[0] for row in cursor.fetchall()]
+    assert quals and all("SELECT app_tenant_id()" in qual for qual in quals)
