@@ -36,6 +36,16 @@ from tenants.requests import TenantRequest
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False})  # raw HTML in a role is shown, not run
 
+
+def _link_open(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    """Links in a preview open without handing this page to the target (rel=noopener)."""
+    tokens[idx].attrSet("rel", "noopener noreferrer nofollow")
+    tokens[idx].attrSet("target", "_blank")
+    return str(self.renderToken(tokens, idx, options, env))
+
+
+_MARKDOWN.add_render_rule("link_open", _link_open)
+
 NEW_ROLE = """<role>
   <personality>
     You are … (who the expert is, how they think and talk).

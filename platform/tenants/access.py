@@ -66,14 +66,22 @@ class KeyAccess:
         return self.key is not None and self.rate is not None and self.rate.allowed
 
 
-def apikey_access(*, secret: str, tenant_slug: str | None = None) -> KeyAccess:
+def apikey_access(
+    *, secret: str, tenant_slug: str | None = None, ip: str | None = None
+) -> KeyAccess:
     """Authenticate, count against the key's rate limit, and note its use — for REST and MCP alike.
 
-    The use is written at most once a minute per key, whichever worker sees it (a Redis gate),
-    so busy agents never queue on the key's row.
+    Bad keys count against the client address: past AUTH_FAILURES_PER_CLIENT a minute the
+    answer is a refused rate (429) without checking the key, so guessing keys is slow. The use
+    is written at most once a minute per key, whichever worker sees it (a Redis gate), so busy
+    agents never queue on the key's row.
     """
+    blocked = ratelimit.auth_failures(ip=ip, add=False)
+    if not blocked.allowed:
+        return KeyAccess(None, blocked)
     key = apikey_authenticate(secret=secret, tenant_slug=tenant_slug)
     if key is None:
+        ratelimit.auth_failures(ip=ip, add=True)
         return KeyAccess(None, None)
     decision = ratelimit.hit(key)
     gate = f"mnemo:{settings.PROFILE}:touch:{key.pk}"

@@ -59,6 +59,26 @@ def hit(key: ApiKey) -> RateDecision:
     return count(f"key:{key.pk}", limit=limit_for(key))
 
 
+AUTH_FAILURES_PER_CLIENT = 30  # unknown, revoked or expired keys per client address a minute
+
+
+def auth_failures(*, ip: str | None, add: bool) -> RateDecision:
+    """Bad keys from one client address: ``add`` counts one more; without it, only looks. A
+    client past the budget is refused before its key is even checked, until the minute ends."""
+    bucket = f"badkey:{ip or 'unknown'}"
+    if add:
+        return count(bucket, limit=AUTH_FAILURES_PER_CLIENT)
+    now = time.time()
+    slot = int(now // WINDOW_SECONDS)
+    try:
+        seen = int(client().get(_bucket_name(bucket, slot)) or 0)
+    except redis.RedisError:
+        seen = 0
+    retry_after = max(1, int((slot + 1) * WINDOW_SECONDS - now))
+    limit = AUTH_FAILURES_PER_CLIENT
+    return RateDecision(seen < limit, limit, max(0, limit - seen), retry_after)
+
+
 LOGIN_ATTEMPTS_PER_ADDRESS = 10  # per email and client address
 LOGIN_ATTEMPTS_PER_CLIENT = 100  # per client address, any email
 LOGIN_WINDOW_SECONDS = 15 * 60

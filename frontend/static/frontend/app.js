@@ -101,6 +101,9 @@
   });
 
   // Memory pages ------------------------------------------------------------------------------
+  document.addEventListener("submit", function (event) {
+    if (event.target.closest("[data-no-submit]")) event.preventDefault();  // the select navigates
+  });
   document.addEventListener("change", function (event) {
     var select = event.target.closest("[data-network-switch]");
     if (select) window.location.href = select.value;

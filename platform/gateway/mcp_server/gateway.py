@@ -33,12 +33,12 @@ def _authenticate(slug: str, token: str, request_id: str, ip: str | None) -> Pri
     close_old_connections()
     try:
         with transaction.atomic():
-            access = apikey_access(secret=token, tenant_slug=slug)
+            access = apikey_access(secret=token, tenant_slug=slug, ip=ip)
             key = access.key
+            if access.rate is not None and not access.rate.allowed:
+                return f"rate:{access.rate.retry_after}"
             if key is None or access.rate is None:
                 return "invalid"
-            if not access.rate.allowed:
-                return f"rate:{access.rate.retry_after}"
             return Principal(
                 tenant_id=key.tenant_id,
                 tenant_slug=key.tenant.slug,

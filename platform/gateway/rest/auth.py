@@ -38,7 +38,9 @@ class ApiKeyAuthentication(BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 "use 'Authorization: Bearer <api key>'", code="not_authenticated"
             )
-        access = apikey_access(secret=token)
+        access = apikey_access(secret=token, ip=request.META.get("REMOTE_ADDR"))
+        if access.key is None and access.rate is not None:  # too many bad keys from here
+            raise exceptions.Throttled(wait=access.rate.retry_after)
         if access.key is None:
             raise exceptions.AuthenticationFailed(
                 "The API key is unknown, revoked or expired.", code="invalid_api_key"
