@@ -250,7 +250,7 @@ class RecallIn(MemoryTarget):
     k: K = 10
     token_budget: TokenBudget = 2000
     now: Instant | None = Field(None, description="score recency as of this time")
-    channels: list[Channel] = Field(default=list(CHANNELS), min_length=1)
+    channels: list[Channel] = Field(default=list(CHANNELS), description="[] or null: all")
 
     blank_means_absent = ("mode", "k", "token_budget", "now", "channels")
 

@@ -32,10 +32,19 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 from base.errors import ValidationFailed
 
 
+def _document_blanks(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """The JSON schema says what the API takes: null where null means "not sent"."""
+    blank = getattr(model, "blank_means_absent", ())
+    for name, prop in list(schema.get("properties", {}).items()):
+        if name in blank and "null" not in str(prop.get("type")) and "anyOf" not in prop:
+            meta = {k: prop.pop(k) for k in ("title", "description", "default") if k in prop}
+            schema["properties"][name] = {"anyOf": [prop, {"type": "null"}], **meta}
+
+
 class Contract(BaseModel):
     """Base of every input and output model: unknown fields are refused, never ignored."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_document_blanks)
     # Fields for which null, "" and [] mean "not sent" (the default applies), as clients send
     # optional arguments they have no value for.
     blank_means_absent: ClassVar[tuple[str, ...]] = ()
@@ -64,7 +73,7 @@ class QueryContract(Contract):
     """Query parameters: text that may be empty, and unknown ones (a cache-buster, ``format``)
     ignored as web servers do; an empty parameter is one not sent."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", json_schema_extra=_document_blanks)
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -235,7 +244,9 @@ def _finite(value: float) -> float:
 Unicode = Annotated[str, AfterValidator(_unicode)]
 """A string that is valid Unicode (no unpaired surrogates)."""
 
-Text = Annotated[str, AfterValidator(_clean_text)]
+Text = Annotated[
+    str, AfterValidator(_clean_text), Field(json_schema_extra={"pattern": "^[^\\u0000]*$"})
+]
 """Valid Unicode without NUL characters: what Postgres can store."""
 
 Instant = Annotated[datetime, BeforeValidator(_instant)]

@@ -28,6 +28,7 @@ from starlette.staticfiles import StaticFiles  # noqa: E402
 from starlette.types import ASGIApp, Message, Receive, Scope, Send  # noqa: E402
 
 from base.errors import error_body  # noqa: E402
+from config.admission import Admission  # noqa: E402
 from gateway.health import healthz, livez  # noqa: E402
 from gateway.mcp_server.gateway import McpGateway  # noqa: E402
 from gateway.mcp_server.server import build_app, server  # noqa: E402
@@ -93,8 +94,12 @@ async def _too_large(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # never meaningful in a path, and routes choke on them
+
+
 class InputGuard:
-    """Refuse a NUL character in the path or the query string, for every route at once.
+    """Refuse a NUL character in the path or the query string (and any control character in the
+    path), for every route at once.
 
     Postgres cannot store or compare text holding NUL, so such a value reaching a query is a
     500 wherever a view forgot to check; it is never meaningful input. API and MCP paths get the
@@ -107,9 +112,11 @@ class InputGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             query = scope.get("query_string", b"").lower()
-            if "\x00" in scope.get("path", "") or b"%00" in query or b"\x00" in query:
+            path = scope.get("path", "")
+            if CONTROL.search(path) or b"%00" in query or b"\x00" in query:
                 if scope["type"] == "http":
-                    await _bad_request(scope, send, "The address holds a NUL character (%00).")
+                    message = "The address holds a NUL or another control character."
+                    await _bad_request(scope, send, message)
                 else:
                     await send({"type": "websocket.close", "code": 4400})
                 return
@@ -172,16 +179,19 @@ async def lifespan(app: Any) -> AsyncIterator[None]:
 
 application = InputGuard(
     BodySizeLimit(
-        Starlette(
-            routes=[
-                Route("/healthz", healthz, methods=["GET", "HEAD"]),
-                Route("/livez", livez, methods=["GET", "HEAD"]),
-                Route("/t/{slug}/mcp", mcp_gateway),
-                Route("/t/{slug}/mcp/", mcp_gateway),
-                Mount(settings.STATIC_URL.rstrip("/"), app=DjangoStaticFiles(), name="static"),
-                Mount("/", app=django_app),
-            ],
-            lifespan=lifespan,
+        Admission(
+            Starlette(
+                routes=[
+                    Route("/healthz", healthz, methods=["GET", "HEAD"]),
+                    Route("/livez", livez, methods=["GET", "HEAD"]),
+                    Route("/t/{slug}/mcp", mcp_gateway),
+                    Route("/t/{slug}/mcp/", mcp_gateway),
+                    Mount(settings.STATIC_URL.rstrip("/"), app=DjangoStaticFiles(), name="static"),
+                    Mount("/", app=django_app),
+                ],
+                lifespan=lifespan,
+            ),
+            slots=settings.WEB_SLOTS,
         )
     )
 )

@@ -128,6 +128,11 @@ DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNEC
 # The role that owns the schema and runs migrations (make run and the tests use it; production
 # runs `migrate` with DATABASE_URL pointing at the owner). The app itself never connects as it.
 DATABASE_OWNER_URL = _service_url("DATABASE_OWNER_URL")
+
+# Requests one web worker runs at once; the rest wait, reads first (config/admission.py).
+# 0 turns the gate off.
+WEB_SLOTS = env_int("WEB_SLOTS", 4)
+
 # A connection pool: under ASGI every request runs in a new thread, so Django's per-thread
 # persistent connections would reconnect on every request (~15 ms). Tests connect per request
 # instead, so test databases can be dropped.

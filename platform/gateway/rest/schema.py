@@ -3,12 +3,9 @@ by a contract (drf-spectacular reads pydantic models for bodies and answers by i
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from types import UnionType
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from pydantic import BaseModel
 
@@ -35,43 +32,17 @@ def with_errors(ok: Any, status: int = 200) -> dict[int, Any]:
     return {status: ok, **dict.fromkeys(ERROR_STATUSES, ErrorOut)}
 
 
-def _openapi_type(annotation: Any) -> tuple[Any, list[Any] | None]:
-    """(OpenAPI type, enum values) of a query parameter's annotation."""
-    while get_origin(annotation) is not None and get_origin(annotation) not in (
-        Literal,
-        Union,
-        UnionType,
-    ):
-        annotation = get_args(annotation)[0]  # Annotated[...] -> its type
-    if get_origin(annotation) in (Union, UnionType):
-        choices: list[Any] = []
-        kind: Any = OpenApiTypes.STR
-        for arm in get_args(annotation):
-            if arm is type(None):
-                continue
-            kind, values = _openapi_type(arm)
-            choices += values or []
-        return kind, [c for c in choices if c != ""] or None
-    if get_origin(annotation) is Literal:
-        return OpenApiTypes.STR, list(get_args(annotation))
-    simple = {
-        int: OpenApiTypes.INT,
-        float: OpenApiTypes.FLOAT,
-        bool: OpenApiTypes.BOOL,
-        date: OpenApiTypes.DATE,
-        datetime: OpenApiTypes.DATETIME,
-    }
-    return simple.get(annotation, OpenApiTypes.STR), None
-
-
 def query_parameters(model: type[BaseModel]) -> list[OpenApiParameter]:
-    """The fields of a query contract as OpenAPI query parameters."""
+    """The fields of a query contract as OpenAPI query parameters, each with the JSON schema the
+    contract gives it (type, bounds, choices, pattern), so the document says what is taken."""
+    schema = model.model_json_schema(mode="validation")
     parameters = []
-    for name, info in model.model_fields.items():
-        kind, choices = _openapi_type(info.annotation)
+    for name, prop in schema.get("properties", {}).items():
+        description = prop.pop("description", "")
+        prop.pop("title", None)
         parameters.append(
             OpenApiParameter(
-                info.alias or name, kind, enum=choices, description=info.description or ""
-            )
+                name, prop, required=False, description=description
+            )  # a raw JSON schema as the type
         )
     return parameters
