@@ -9,8 +9,8 @@ runs a closed loop of clients (each sends its next request when the last one ans
 remember (one engram of its own), 30% recall. Each phase starts with a warm-up (connections
 opened, pools filled; its slowest answer is printed but not counted). Prints requests per
 second and p50 / p95 / p99 per operation for each phase, side by side, the CPU each part used,
-and the ratio the hardening issue asks about: p95 recall at 50 clients over p95 at 1. Writes bench/results/load.json.
-Loopback only; client, server and Postgres share the machine's cores.
+and the ratio the hardening issue asks about: p95 recall at 50 clients over p95 at 1. Writes
+bench/results/load.json. Loopback only; client, server and Postgres share the machine's cores.
 """
 
 from __future__ import annotations
