@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BeforeValidator,
+    ConfigDict,
     Field,
     ValidationError,
     ValidationInfo,
@@ -25,6 +26,8 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from base.contracts import (
+    NOT_BLANK,
+    SPACE,
     Contract,
     Instant,
     Output,
@@ -33,8 +36,13 @@ from base.contracts import (
     Text,
     UnitInterval,
     blank_is_none,
+    document_blanks,
+    identifier,
+    lenient,
+    or_only_space,
     refuse,
     validated,
+    whole,
 )
 from base.errors import ValidationFailed
 from memory.core.mind import Mind
@@ -50,7 +58,9 @@ MAX_METADATA_BYTES = 8_192
 MAX_EXTERNAL_ID = 200
 MAX_K = 50
 MAX_TOKEN_BUDGET = 32_000
-NETWORK_KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_.:@-]{0,99}$")
+NETWORK_KEY = r"[a-z0-9][a-z0-9_.:@-]{0,99}"
+NETWORK_KEY_RE = re.compile(f"^{NETWORK_KEY}$")
+ROLE_NAME = r"[a-z0-9_.:@-]{1,95}"  # what may follow "role:" in a network key
 NETWORK_KEY_RULE = (
     "Use 1–100 lowercase letters, digits and . _ - : @, starting with a letter or digit "
     "(for example default, role:writer, user:42)."
@@ -65,10 +75,7 @@ def network_key(value: object) -> str:
     """A network key as a client may write it (case and surrounding space forgiven)."""
     if not isinstance(value, str):
         raise refuse("must be text, for example default")
-    key = value.strip().lower()
-    if not NETWORK_KEY_RE.match(key):
-        raise refuse(NETWORK_KEY_RULE)
-    return key
+    return identifier(value, NETWORK_KEY_RE, NETWORK_KEY_RULE)
 
 
 def checked_network_key(raw: object, *, field: str = "network") -> str:
@@ -82,16 +89,14 @@ def checked_network_key(raw: object, *, field: str = "network") -> str:
 def _role_name(value: object) -> str:
     if not isinstance(value, str):
         raise refuse("must be a role slug, for example code-reviewer")
-    slug = value.strip().lower()
-    if not NETWORK_KEY_RE.match(f"role:{slug}") or not slug:
-        raise refuse("must be a role slug, for example code-reviewer (`discover` lists them)")
-    return slug
+    rule = "must be a role slug, for example code-reviewer (`discover` lists them)"
+    return identifier(value, re.compile(ROLE_NAME), rule)
 
 
 def _content(value: str) -> str:
-    if not value.strip():
+    if not value.strip(SPACE):
         raise refuse("is required and may not be empty")
-    return value.strip()
+    return value.strip(SPACE)
 
 
 def _schema(value: object) -> object:
@@ -104,11 +109,22 @@ def _schema(value: object) -> object:
 
 def _schema_words(words: list[str]) -> list[str] | None:
     kept = [w.strip() for w in words if w.strip()]
-    if len(kept) > MAX_SCHEMA_WORDS:
-        raise refuse(f"at most {MAX_SCHEMA_WORDS} words")
-    if any(len(w) > MAX_WORD_CHARS for w in kept):
-        raise refuse(f"each word at most {MAX_WORD_CHARS} characters")
     return kept or None
+
+
+def _or_one_string(schema: dict[str, Any]) -> None:
+    """Document the one-string form next to the list."""
+    listed = dict(schema)
+    schema.clear()
+    schema["anyOf"] = [
+        listed,
+        {
+            "type": "string",
+            "description": "words split at new lines, commas or runs of spaces (at single "
+            f"spaces when that gives one part); at most {MAX_SCHEMA_WORDS} words of at most "
+            f"{MAX_WORD_CHARS} characters",
+        },
+    ]
 
 
 def _metadata(value: dict[str, Any]) -> dict[str, Any]:
@@ -125,7 +141,7 @@ def _metadata(value: dict[str, Any]) -> dict[str, Any]:
 
 
 def _upper(value: object) -> object:
-    return value.upper() if isinstance(value, str) else value
+    return value.upper() if isinstance(value, str) and value.isascii() else value
 
 
 def _query(value: object) -> object:
@@ -139,21 +155,42 @@ def _blank_query(value: str | None) -> str | None:
 
 
 NetworkKey = Annotated[
-    str, BeforeValidator(network_key), Field(description="default, role:writer, user:42")
+    str,
+    BeforeValidator(network_key),
+    Field(
+        description="default, role:writer, user:42",
+        json_schema_extra={"pattern": lenient(NETWORK_KEY)},
+    ),
 ]
 RoleName = Annotated[
     str,
     BeforeValidator(_role_name),
-    Field(description="a role's slug: the memory network role:<slug>"),
+    Field(
+        description="a role's slug: the memory network role:<slug>",
+        json_schema_extra={"pattern": lenient(ROLE_NAME)},
+    ),
 ]
-Content = Annotated[Text, Field(max_length=MAX_CONTENT_CHARS), AfterValidator(_content)]
+Content = Annotated[
+    Text,
+    Field(max_length=MAX_CONTENT_CHARS),
+    AfterValidator(_content),
+    Field(json_schema_extra={"pattern": NOT_BLANK}),
+]
 Schema = Annotated[
-    list[Annotated[Text, Field(strict=True)]],
+    list[Annotated[Text, Field(strict=True, max_length=MAX_WORD_CHARS)]],
+    Field(max_length=MAX_SCHEMA_WORDS),
     BeforeValidator(_schema),
     AfterValidator(_schema_words),
-    Field(description="its key words in order (a list, or one string); derived when missing"),
+    Field(
+        description="its key words in order (a list, or one string); derived when missing",
+        json_schema_extra=_or_one_string,
+    ),
 ]
-EngramType = Annotated[Literal["ATOMIC", "LINK", "PATTERN"], BeforeValidator(_upper)]
+EngramType = Annotated[
+    Literal["ATOMIC", "LINK", "PATTERN"],
+    BeforeValidator(_upper),
+    Field(json_schema_extra={"description": "ATOMIC, LINK or PATTERN, in any case"}),
+]
 ExternalId = Annotated[Text, Field(strict=True, min_length=1, max_length=MAX_EXTERNAL_ID)]
 Metadata = Annotated[dict[str, Any], AfterValidator(_metadata)]
 Query = Annotated[
@@ -162,18 +199,34 @@ Query = Annotated[
     AfterValidator(_blank_query),
 ]
 Mode = Literal["balanced", "creative", "focused"]
-K = Annotated[int, Field(strict=True, ge=1, le=MAX_K)]
-TokenBudget = Annotated[int, Field(strict=True, ge=1, le=MAX_TOKEN_BUDGET)]
+K = Annotated[int, Field(strict=True, ge=1, le=MAX_K), BeforeValidator(whole)]
+TokenBudget = Annotated[int, Field(strict=True, ge=1, le=MAX_TOKEN_BUDGET), BeforeValidator(whole)]
 Channel = Literal["text", "vector", "activation"]
-MaybeNetworkKey = Annotated[NetworkKey | None, BeforeValidator(blank_is_none)]
-MaybeRoleName = Annotated[RoleName | None, BeforeValidator(blank_is_none)]
+MaybeNetworkKey = Annotated[
+    NetworkKey | None, BeforeValidator(blank_is_none), Field(json_schema_extra=or_only_space)
+]
+MaybeRoleName = Annotated[
+    RoleName | None, BeforeValidator(blank_is_none), Field(json_schema_extra=or_only_space)
+]
 
 
 # --- inputs --------------------------------------------------------------------------------
 
 
+def _not_both_in_schema(schema: dict[str, Any], model: type[Contract]) -> None:
+    """JSON schema of "role or network, not both": both sent and neither blank is refused."""
+    document_blanks(schema, model)
+    sent = {"type": "string", "pattern": "[^ \\t\\n\\r]"}
+    schema["not"] = {
+        "required": ["network", "role"],
+        "properties": {"network": sent, "role": sent},
+    }
+
+
 class MemoryTarget(Contract):
     """Which network: ``network`` by key, or ``role`` for the network ``role:<role>``."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_not_both_in_schema)
 
     network: MaybeNetworkKey = None
     role: MaybeRoleName = None
@@ -207,16 +260,9 @@ class EngramIn(Contract):
     external_id: ExternalId | None = Field(None, description="idempotent upsert key")
     metadata: Metadata = Field(default_factory=dict)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _absent_means_default(cls, data: Any) -> Any:
-        """null (and "" where it cannot mean anything) is the same as leaving a field out."""
-        if isinstance(data, dict):
-            blank_ok = ("schema", "type", "occurred_at", "metadata")
-            return {
-                k: v for k, v in data.items() if v is not None and not (k in blank_ok and v == "")
-            }
-        return data
+    # null (and "" or [] where they cannot mean anything) is the same as leaving a field out
+    blank_means_absent = ("schema", "type", "occurred_at", "metadata")
+    null_means_absent = ("strength", "importance", "external_id")
 
 
 class RememberIn(MemoryTarget):
@@ -271,6 +317,8 @@ class EngramPatch(Contract):
     importance: UnitInterval | None = None
     occurred_at: Instant | None = None
     metadata: Metadata | None = None
+
+    required_if_sent = ("content",)  # null elsewhere puts the default back
 
     @property
     def changes(self) -> dict[str, Any]:

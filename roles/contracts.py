@@ -10,7 +10,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, field_validator
 
-from base.contracts import Contract, Output, QueryContract, Text, Unicode, refuse
+from base.contracts import (
+    NOT_BLANK,
+    SPACE,
+    Contract,
+    Output,
+    QueryContract,
+    Text,
+    Unicode,
+    identifier,
+    lenient,
+    refuse,
+)
 from base.errors import ValidationFailed
 from memory.contracts import MindOut, present_mind
 from memory.core.mind import Mind
@@ -19,43 +30,50 @@ from roles.dpml.parser import MAX_SOURCE_CHARS
 from roles.models import DocumentVersion
 from roles.selectors import ResourceSpec, RoleSpec
 
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
+SLUG_RE = r"[a-z0-9][a-z0-9-]{0,59}"
+SLUG = re.compile(SLUG_RE)
 RESERVED_SLUGS = frozenset({"new", "check"})  # dashboard paths under /roles/
-RESOURCE_NAME = re.compile(r"[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9_-])?")  # as references allow
+RESOURCE_NAME_RE = r"[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9_-])?"  # as references allow
+RESOURCE_NAME = re.compile(RESOURCE_NAME_RE)
+# a slug, but not a reserved one (for the JSON schema; the validator names the reason)
+FREE_SLUG_RE = (
+    "(?!(?:"
+    + "|".join("".join(f"[{c.upper()}{c}]" for c in word) for word in sorted(RESERVED_SLUGS))
+    + ")[ \\t\\n\\r]*$)"
+    + SLUG_RE
+)
 
 
 def _slug(value: object) -> str:
-    slug = str(value or "").strip().lower() if isinstance(value, str | None) else ""
+    rule = "1–60 lower-case letters, digits and '-', starting with a letter or digit"
+    slug = identifier("" if value is None else value, SLUG, rule)
     if slug in RESERVED_SLUGS:
         raise refuse(f"“{slug}” is reserved; choose another")
-    if not SLUG.fullmatch(slug):
-        raise refuse("1–60 lower-case letters, digits and '-', starting with a letter or digit")
     return slug
 
 
 def _role_to_activate(value: object) -> str:
-    slug = value.strip().lower() if isinstance(value, str) else ""
-    if not SLUG.fullmatch(slug):
-        raise refuse("a role slug such as code-reviewer (`discover` lists them)")
-    return slug
+    return identifier(value, SLUG, "a role slug such as code-reviewer (`discover` lists them)")
 
 
 def _resource_name(value: object) -> str:
-    name = value.strip().lower() if isinstance(value, str) else ""
-    if not RESOURCE_NAME.fullmatch(name):
-        raise refuse(
-            "1–100 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit"
-        )
-    return name
+    rule = "1–100 lower-case letters, digits, '-', '_' and '.', starting with a letter or digit"
+    return identifier(value, RESOURCE_NAME, rule)
 
 
-def _strip(value: object) -> object:
-    return value.strip() if isinstance(value, str) else value
+def _strip(value: str) -> str:
+    return value.strip(SPACE)
 
 
-def _strip_or_empty(value: object) -> object:
+def _stripped_name(value: str) -> str:
+    if not value.strip(SPACE):
+        raise refuse("may not be empty")
+    return value.strip(SPACE)
+
+
+def _null_is_empty(value: object) -> object:
     """A description: null clears it, like ""."""
-    return "" if value is None else _strip(value)
+    return "" if value is None else value
 
 
 def _not_null(value: object) -> object:
@@ -65,23 +83,40 @@ def _not_null(value: object) -> object:
 
 
 def _required_source(value: str) -> str:
-    if not value.strip():
+    if not value.strip(SPACE):
         raise refuse("is required")
     return value
 
 
-Slug = Annotated[str, BeforeValidator(_slug)]
-RoleToActivate = Annotated[
-    str, BeforeValidator(_role_to_activate), Field(description="a role's slug, as discover lists")
+Slug = Annotated[
+    str, BeforeValidator(_slug), Field(json_schema_extra={"pattern": lenient(FREE_SLUG_RE)})
 ]
-ResourceName = Annotated[str, BeforeValidator(_resource_name)]
-Name = Annotated[Text, BeforeValidator(_strip), Field(min_length=1, max_length=120)]
-Description = Annotated[Text, BeforeValidator(_strip_or_empty), Field(max_length=300)]
-MaybeDescription = Annotated[Description | None, BeforeValidator(_strip_or_empty)]
+RoleToActivate = Annotated[
+    str,
+    BeforeValidator(_role_to_activate),
+    Field(
+        description="a role's slug, as discover lists",
+        json_schema_extra={"pattern": lenient(SLUG_RE)},
+    ),
+]
+ResourceName = Annotated[
+    str,
+    BeforeValidator(_resource_name),
+    Field(json_schema_extra={"pattern": lenient(RESOURCE_NAME_RE)}),
+]
+Name = Annotated[
+    Text,
+    Field(max_length=120),
+    AfterValidator(_stripped_name),
+    Field(json_schema_extra={"pattern": NOT_BLANK}),
+]
+Description = Annotated[Text, Field(max_length=300), AfterValidator(_strip)]
+MaybeDescription = Annotated[Description | None, BeforeValidator(_null_is_empty)]
 Source = Annotated[
     Text,
     Field(max_length=MAX_SOURCE_CHARS, description="DPML: <role> with personality, principle, …"),
     AfterValidator(_required_source),
+    Field(json_schema_extra={"pattern": NOT_BLANK}),
 ]
 RoleStatus = Literal["draft", "active", "archived"]
 ResourceKind = Literal["thought", "execution", "knowledge"]
@@ -108,6 +143,7 @@ class RolePatch(Contract):
     status: RoleStatus | None = None
 
     _required = field_validator("name", "source", "status", mode="before")(_not_null)
+    required_if_sent = ("name", "source", "status")
 
     @property
     def changes(self) -> dict[str, Any]:
@@ -133,6 +169,7 @@ class ResourcePatch(Contract):
     source: Source | None = None
 
     _required = field_validator("source", mode="before")(_not_null)
+    required_if_sent = ("source",)
 
     @property
     def changes(self) -> dict[str, Any]:
@@ -140,7 +177,14 @@ class ResourcePatch(Contract):
 
 
 def _truthy(value: object) -> object:
-    return value in ("1", "true", "True", True) if isinstance(value, str | bool) else value
+    """A query parameter's true or false (as OpenAPI writes them, or 1 / 0)."""
+    if isinstance(value, str):
+        if value.lower() in ("true", "1"):
+            return True
+        if value.lower() in ("false", "0"):
+            return False
+        raise refuse("must be true or false")
+    return value
 
 
 class RoleFilters(QueryContract):

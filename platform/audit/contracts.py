@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from pydantic import Field
 
 from audit.models import AuditEvent
-from base.contracts import Output, PageSize, QueryContract, Text
+from base.contracts import Day, Output, PageSize, QueryContract, Text
 
 
 class AuditFilters(QueryContract):
     actor: Text = Field("", description="kind:id (user:3, api_key:7, system) or words of a label")
     verb: Text = Field("", description="a verb (engram.update), or a prefix ending in a dot")
-    since: date | None = None
-    until: date | None = None
+    since: Day | None = None
+    until: Day | None = None
     target_type: Text = ""
     target_id: Text = ""
     cursor: Text = ""

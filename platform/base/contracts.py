@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Any, ClassVar
 
 from django.utils.dateparse import parse_datetime
@@ -31,32 +31,67 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 
 from base.errors import ValidationFailed
 
+SPACE = " \t\n\r"
+"""The white space trimmed from names and keys (the JSON schema's patterns name the same four)."""
+NOT_BLANK = "^[^\\u0000]*[^\\u0000 \\t\\n\\r][^\\u0000]*$"
+"""JSON-schema pattern of text that is not only white space (and holds no NUL)."""
+NULL: dict[str, Any] = {"type": "null"}
+BLANKS: list[dict[str, Any]] = [
+    NULL,
+    {"type": "string", "maxLength": 0},
+    {"type": "array", "maxItems": 0},
+]
+ONLY_SPACE: dict[str, Any] = {"type": "string", "pattern": "^[ \\t\\n\\r]*$"}
 
-def _document_blanks(schema: dict[str, Any], model: type[BaseModel]) -> None:
-    """The JSON schema says what the API takes: null where null means "not sent"."""
+
+def document_blanks(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """The JSON schema says what the API takes: where a blank means "not sent" it documents
+    null, "" and [] as accepted (null alone for ``null_means_absent``); a field that may be left
+    out but not sent as null (``required_if_sent``) loses the null of its ``X | None`` type."""
     blank = getattr(model, "blank_means_absent", ())
+    null = getattr(model, "null_means_absent", ())
+    not_null = getattr(model, "required_if_sent", ())
     for name, prop in list(schema.get("properties", {}).items()):
-        if name in blank and "null" not in str(prop.get("type")) and "anyOf" not in prop:
-            meta = {k: prop.pop(k) for k in ("title", "description", "default") if k in prop}
-            schema["properties"][name] = {"anyOf": [prop, {"type": "null"}], **meta}
+        if name not in blank and name not in null and name not in not_null:
+            continue
+        meta = {k: prop.pop(k) for k in ("title", "description", "default") if k in prop}
+        branches = prop.pop("anyOf", None) or [prop]
+        accepted = BLANKS if name in blank else [NULL] if name in null else []
+        branches += [branch for branch in accepted if branch not in branches]
+        if name in not_null:
+            branches = [branch for branch in branches if branch != NULL]
+        one = len(branches) == 1
+        schema["properties"][name] = {**branches[0], **meta} if one else {"anyOf": branches, **meta}
+
+
+def or_only_space(schema: dict[str, Any]) -> None:
+    """json_schema_extra of optional text that white space alone leaves unset."""
+    branches = schema.pop("anyOf", None) or [dict(schema)]
+    schema.clear()
+    schema["anyOf"] = [*branches, ONLY_SPACE]
 
 
 class Contract(BaseModel):
     """Base of every input and output model: unknown fields are refused, never ignored."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra=_document_blanks)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=document_blanks)
     # Fields for which null, "" and [] mean "not sent" (the default applies), as clients send
     # optional arguments they have no value for.
     blank_means_absent: ClassVar[tuple[str, ...]] = ()
+    # Fields for which null (only) means "not sent".
+    null_means_absent: ClassVar[tuple[str, ...]] = ()
+    # Fields of an edit that may be left out but, when sent, may not be null.
+    required_if_sent: ClassVar[tuple[str, ...]] = ()
 
     @model_validator(mode="before")
     @classmethod
     def _drop_blank(cls, data: Any) -> Any:
-        if isinstance(data, dict) and cls.blank_means_absent:
+        if isinstance(data, dict) and (cls.blank_means_absent or cls.null_means_absent):
             return {
                 key: value
                 for key, value in data.items()
                 if not (key in cls.blank_means_absent and _blank(value))
+                and not (key in cls.null_means_absent and value is None)
             }
         return data
 
@@ -73,7 +108,7 @@ class QueryContract(Contract):
     """Query parameters: text that may be empty, and unknown ones (a cache-buster, ``format``)
     ignored as web servers do; an empty parameter is one not sent."""
 
-    model_config = ConfigDict(extra="ignore", json_schema_extra=_document_blanks)
+    model_config = ConfigDict(extra="ignore", json_schema_extra=document_blanks)
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -218,7 +253,7 @@ def _instant(value: object) -> object:
         raise refuse("must include a time zone (for example Z)")
     if not in_range(parsed):
         raise refuse("must be between the years 1 and 9999 in UTC")
-    return parsed
+    return parsed.astimezone(UTC)  # (Postgres takes offsets up to 15:59 only; ISO up to 23:59)
 
 
 def in_range(moment: datetime) -> bool:
@@ -232,7 +267,38 @@ def in_range(moment: datetime) -> bool:
 
 def blank_is_none(value: object) -> object:
     """For optional text: "" (or only spaces) is the same as not sending it."""
-    return None if isinstance(value, str) and not value.strip() else value
+    return None if isinstance(value, str) and not value.strip(SPACE) else value
+
+
+def identifier(value: object, pattern: re.Pattern[str], rule: str) -> str:
+    """A key, slug or name as a client may write it: surrounding space and (ASCII) capitals
+    forgiven, anything else refused with ``rule``. The JSON schema's pattern is ``lenient(...)``
+    of the same expression."""
+    if not isinstance(value, str) or not value.isascii():
+        raise refuse(rule)
+    cleaned = value.strip(SPACE).lower()  # (ASCII only: "K", the kelvin sign, lowers to "k")
+    if not pattern.fullmatch(cleaned):
+        raise refuse(rule)
+    return cleaned
+
+
+def lenient(core: str, *, padded: bool = True) -> str:
+    """The JSON-schema pattern of what ``identifier`` takes for ``core`` (a lower-case ASCII
+    expression): the same, in either case, with spaces around (``padded``; never in a path)."""
+    either_case = re.sub(r"a-z", "A-Za-z", core)
+    pad = "[ \\t\\n\\r]*" if padded else ""
+    return f"^{pad}(?:{either_case}){pad}$"
+
+
+def _day(value: object) -> object:
+    """A date written as YYYY-MM-DD (pydantic alone would also read "0" as 1970-01-01)."""
+    if isinstance(value, str) and not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
+        raise refuse("must be a date like 2026-12-31")
+    return value
+
+
+Day = Annotated[date, BeforeValidator(_day), Field(json_schema_extra={"format": "date"})]
+"""A calendar day, as a query parameter or a field."""
 
 
 def _finite(value: float) -> float:
@@ -256,6 +322,13 @@ UnitInterval = Annotated[float, Field(strict=True, ge=0, le=1), AfterValidator(_
 """A number from 0 to 1 (integers allowed; strings and booleans refused)."""
 
 
+def whole(value: object) -> object:
+    """JSON has one number type: 454.0 is the whole number JSON Schema says it is (true is not)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def _query_int(value: object) -> object:
     """Query parameters arrive as text: ASCII digits only (``str.isdigit`` would take "²")."""
     if isinstance(value, str):
@@ -265,7 +338,7 @@ def _query_int(value: object) -> object:
     return value
 
 
-PageSize = Annotated[int, BeforeValidator(_query_int), Field(ge=1, le=200)]
+PageSize = Annotated[int, Field(ge=1, le=200), BeforeValidator(_query_int)]
 """How many rows a page holds (a query parameter)."""
 
 
@@ -273,6 +346,9 @@ class ErrorDetailOut(Output):
     code: str = Field(description="Stable, machine-readable: validation_error, not_found, ...")
     message: str = Field(description="For people; may change.")
     fields: dict[str, str] | None = Field(None, description="The problem with each input field.")
+    errors: list[dict[str, Any]] | None = Field(
+        None, description="DPML problems (line, column, code, message) when a document is refused"
+    )
 
 
 class ErrorOut(Output):

@@ -301,7 +301,7 @@ SPECTACULAR_SETTINGS = {
     "OAS_VERSION": "3.1.0",  # pydantic contracts describe themselves in JSON Schema 2020-12
     # Enums stay inline where the contracts put them (the default hook renames every enum that
     # two contracts share a field name for, with a warning each time).
-    "POSTPROCESSING_HOOKS": [],
+    "POSTPROCESSING_HOOKS": ["gateway.rest.schema.describe_path_parameters"],
     "COMPONENT_SPLIT_PATCH": False,  # the *Patch contracts are partial by design
 }
 

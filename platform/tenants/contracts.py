@@ -17,7 +17,10 @@ Scope = Literal["read", "write", "admin"]
 def _utc_if_naive(value: object) -> object:
     """As the API always did: a date-time without a zone is UTC."""
     if isinstance(value, str) and value.strip():
-        parsed = parse_datetime(value.strip())
+        try:
+            parsed = parse_datetime(value.strip())
+        except ValueError:  # well-formed but impossible: Instant says so
+            return value
         if parsed is not None and parsed.tzinfo is None:
             return parsed.replace(tzinfo=UTC)
     return value

@@ -172,3 +172,48 @@ def test_the_mcp_endpoint_answers_deeply_nested_json_without_crashing(live_url: 
         timeout=10,
     )
     assert response.status_code < 500, response.text[:300]
+
+
+# --- found by schemathesis (tests/reliability) ----------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_time_zone_offset_postgres_cannot_take_is_stored_in_utc(cast: Cast) -> None:
+    api = rest(cast)
+    engram = {"content": "the launch", "occurred_at": "0499-09-29T14:58:23-19:30"}
+    response = api.post("/api/v1/remember", {"engrams": [engram]}, format="json")
+    assert response.status_code == 201, response.content
+    stored = api.get(f"/api/v1/engrams/{response.json()['engrams'][0]['id']}").json()
+    assert stored["occurred_at"] == "0499-09-30T10:28:23Z"
+
+
+@pytest.mark.django_db
+def test_a_whole_number_written_with_a_decimal_point_is_a_whole_number(cast: Cast) -> None:
+    api = rest(cast)
+    remembered(api)
+    response = api.post("/api/v1/recall", {"query": "tea", "k": 3.0}, format="json")
+    assert response.status_code == 200, response.content
+    assert_4xx(api.post("/api/v1/recall", {"query": "tea", "k": 3.5}, format="json"), "k")
+    assert_4xx(api.post("/api/v1/recall", {"query": "tea", "k": True}, format="json"), "k")
+
+
+@pytest.mark.django_db
+def test_query_dates_and_booleans_take_only_what_the_document_says(cast: Cast) -> None:
+    api = rest(cast)
+    assert_4xx(api.get("/api/v1/audit?until=0"), "until")  # not 1970-01-01
+    assert api.get("/api/v1/audit?until=2026-12-31").status_code == 200
+    assert_4xx(api.get("/api/v1/roles?archived=AAA"), "archived")
+    assert api.get("/api/v1/roles?archived=false").status_code == 200
+
+
+@pytest.mark.django_db
+def test_role_and_network_together_are_refused_and_the_document_says_so(cast: Cast) -> None:
+    from memory.contracts import RecallIn
+
+    api = rest(cast)
+    remembered(api)
+    both = {"query": "tea", "network": "default", "role": "writer"}
+    assert_4xx(api.post("/api/v1/recall", both, format="json"), "role")
+    blank_role = {"query": "tea", "network": "default", "role": "  "}
+    assert api.post("/api/v1/recall", blank_role, format="json").status_code == 200
+    assert RecallIn.model_json_schema()["not"]["required"] == ["network", "role"]

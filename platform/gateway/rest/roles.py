@@ -259,7 +259,7 @@ class ResourceDetailView(TenantAPIView):
         )
         return _resource(self.tenant, kind, name)
 
-    @extend_schema(responses={204: None}, summary="Delete a role resource for good")
+    @extend_schema(responses=with_errors(None, 204), summary="Delete a role resource for good")
     def delete(self, request: Request, kind: str, name: str) -> Response:
         row = selectors.resource_row_get_for_tenant(tenant=self.tenant, kind=kind, name=name)
         services.resource_delete(tenant=self.tenant, actor=self.actor, resource=row)

@@ -9,7 +9,9 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter
 from pydantic import BaseModel
 
-from base.contracts import ErrorOut
+from base.contracts import ErrorOut, lenient
+from memory.contracts import NETWORK_KEY
+from roles.contracts import RESOURCE_NAME_RE, SLUG_RE
 
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
@@ -24,7 +26,7 @@ class ApiKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-c
         }
 
 
-ERROR_STATUSES = (400, 401, 403, 404, 409, 413, 429)
+ERROR_STATUSES = (400, 401, 403, 404, 409, 413, 429, 503)
 
 
 def with_errors(ok: Any, status: int = 200) -> dict[int, Any]:
@@ -40,9 +42,31 @@ def query_parameters(model: type[BaseModel]) -> list[OpenApiParameter]:
     for name, prop in schema.get("properties", {}).items():
         description = prop.pop("description", "")
         prop.pop("title", None)
+        if "anyOf" in prop:  # a query string holds text: no null, no list
+            prop["anyOf"] = [b for b in prop["anyOf"] if b.get("type") not in ("null", "array")]
         parameters.append(
             OpenApiParameter(
                 name, prop, required=False, description=description
             )  # a raw JSON schema as the type
         )
     return parameters
+
+
+# What the path parameters of the API take (Django's <str:...> says only "text"); a value
+# outside these is refused (400) or names nothing (404), so the document says so.
+PATH_PARAMETERS: dict[str, dict[str, Any]] = {
+    "key": {"type": "string", "pattern": lenient(NETWORK_KEY, padded=False)},
+    "kind": {"type": "string", "enum": ["thought", "execution", "knowledge"]},
+    "name": {"type": "string", "pattern": lenient(RESOURCE_NAME_RE, padded=False)},
+    "slug": {"type": "string", "pattern": lenient(SLUG_RE, padded=False)},
+}
+
+
+def describe_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: the path parameters' schemas from PATH_PARAMETERS."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "path" and parameter["name"] in PATH_PARAMETERS:
+                    parameter["schema"] = dict(PATH_PARAMETERS[parameter["name"]])
+    return result
