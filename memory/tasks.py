@@ -6,6 +6,7 @@ import logging
 
 from celery import shared_task
 
+from base.background import queue_is_empty
 from memory.models import Network
 from memory.services import maintenance
 from memory.services.embedding import embed_missing
@@ -76,12 +77,18 @@ def import_network(tenant_id: int, job_id: int) -> int:
 @shared_task(acks_late=True)
 def requeue_stale_work() -> dict[str, int]:
     """Every 30 s: import jobs and embeddings that a lost message or a crashed worker left
-    behind are queued again (memory.services.maintenance.tenant_requeue_stale_work)."""
+    behind are queued again (memory.services.maintenance.tenant_requeue_stale_work). With
+    nothing in the embeddings queue, a memory 30 s old without a vector was lost (say, in a
+    broker outage); otherwise it may still be on its way, and gets two minutes."""
     totals = {"jobs": 0, "engrams": 0}
+    idle = queue_is_empty("embeddings")
+    after = maintenance.EMBED_LOST_AFTER if idle else maintenance.EMBED_STALE_AFTER
     for tenant_id in Tenant.objects.values_list("pk", flat=True):
         try:
             with rls.tenant_scope(tenant_id):
-                jobs, engrams = maintenance.tenant_requeue_stale_work(tenant_id=tenant_id)
+                jobs, engrams = maintenance.tenant_requeue_stale_work(
+                    tenant_id=tenant_id, embed_stale_after=after
+                )
         except Exception:  # one tenant's failure must not stop the rest
             log.exception("requeueing stale work failed for tenant %s", tenant_id)
             continue

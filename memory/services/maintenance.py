@@ -97,15 +97,19 @@ def network_prune_recall_events(*, network: Network) -> int:
 
 
 JOB_STALE_AFTER = timedelta(seconds=60)
-EMBED_STALE_AFTER = timedelta(minutes=2)
+EMBED_STALE_AFTER = timedelta(minutes=2)  # while embeddings are queued: they may be on their way
+EMBED_LOST_AFTER = timedelta(seconds=30)  # with the queue empty: nothing is on its way
 EMBED_SWEEP_LIMIT = 1000
 
 
-def tenant_requeue_stale_work(*, tenant_id: int) -> tuple[int, int]:
+def tenant_requeue_stale_work(
+    *, tenant_id: int, embed_stale_after: timedelta = EMBED_STALE_AFTER
+) -> tuple[int, int]:
     """Queue again what a lost message or a crashed worker left behind: import jobs nobody
-    holds that should be moving, and active memories still without a vector a while after
-    they were written. Both tasks are idempotent, so a job that was merely slow is harmless to
-    send twice. Returns (jobs, engrams) queued. Runs inside the tenant's scope."""
+    holds that should be moving, and active memories still without a vector
+    ``embed_stale_after`` after they were written. Both tasks are idempotent, so a job that was
+    merely slow is harmless to send twice. Returns (jobs, engrams) queued. Runs inside the
+    tenant's scope."""
     now = timezone.now()
     jobs = list(
         ImportJob.objects.filter(
@@ -122,7 +126,7 @@ def tenant_requeue_stale_work(*, tenant_id: int) -> tuple[int, int]:
         tenant_id=tenant_id,
         embedding__isnull=True,
         status=Engram.Status.ACTIVE,
-        created_at__lt=now - EMBED_STALE_AFTER,
+        created_at__lt=now - embed_stale_after,
     ).values_list("network_id", "pk")[:EMBED_SWEEP_LIMIT]
     by_network: dict[int, list[int]] = {}
     for network_id, engram_id in waiting:

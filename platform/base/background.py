@@ -8,8 +8,13 @@ A test checks that every name passed here is a registered task.
 
 from __future__ import annotations
 
+import logging
+
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 
 def after_commit(task_name: str, *args: object, robust: bool = True) -> None:
@@ -18,3 +23,17 @@ def after_commit(task_name: str, *args: object, robust: bool = True) -> None:
     transaction.on_commit(
         lambda: current_app.signature(task_name, args=args).delay(), robust=robust
     )
+
+
+def queue_is_empty(kind: str) -> bool:
+    """Whether nothing waits in queue ``kind`` (settings.QUEUES: imports, embeddings, ...).
+
+    Reads the broker's list for that queue; False when the broker cannot be read, so a caller
+    deciding "nothing is on its way" errs on the side of waiting."""
+    from base.redis_client import client
+
+    try:
+        return int(client().llen(settings.QUEUES[kind])) == 0
+    except Exception:  # the broker is away: we cannot know
+        log.warning("could not read the length of the %s queue", kind, exc_info=True)
+        return False

@@ -96,3 +96,28 @@ def test_the_sweep_queues_jobs_nobody_holds_and_vectors_nobody_made(cast: Cast) 
         ImportJob.objects.filter(pk=lost.pk).update(status="queued")
         jobs, engrams = tenant_requeue_stale_work(tenant_id=cast.tenant.pk)
     assert (jobs, engrams) == (1, 1)
+
+
+def test_with_the_embeddings_queue_empty_a_missing_vector_is_queued_again_after_30_s(
+    cast: Cast,
+) -> None:
+    from django.conf import settings
+
+    from base.redis_client import client
+    from memory.tasks import requeue_stale_work
+
+    job = job_of(cast, [json.dumps({"content": "Written while the broker was away"})])
+    import_run(tenant_id=cast.tenant.pk, job_id=job.pk)
+    with rls.tenant_scope(cast.tenant.pk):
+        Engram.objects.filter(tenant=cast.tenant).update(
+            created_at=timezone.now() - timedelta(seconds=45), embedding=None
+        )
+    queue = settings.QUEUES["embeddings"]
+    redis = client()
+    redis.delete(queue)
+    try:
+        assert requeue_stale_work()["engrams"] == 1  # nothing on its way: it was lost
+        redis.lpush(queue, b"a message still waiting")
+        assert requeue_stale_work()["engrams"] == 0  # it may be on its way: give it 2 minutes
+    finally:
+        redis.delete(queue)
