@@ -17,6 +17,8 @@ from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
 
+from base.redis_client import redis_breaker
+
 log = logging.getLogger(__name__)
 
 
@@ -29,6 +31,8 @@ PUBLISH_TIMEOUT = 2.0  # seconds
 
 def publish(tenant_id: int, event: dict[str, Any]) -> None:
     def deliver() -> None:
+        if redis_breaker.away():
+            return  # Redis just failed: no open dashboard is listening through it anyway
         try:
             layer = get_channel_layer()
             if layer is not None:
@@ -38,6 +42,7 @@ def publish(tenant_id: int, event: dict[str, Any]) -> None:
                     layer.group_send(group_name(tenant_id), message), PUBLISH_TIMEOUT
                 )
         except Exception:  # live updates are a convenience; the write has happened
+            redis_breaker.failed()
             log.warning("could not publish a memory event for tenant %s", tenant_id, exc_info=True)
 
     def send() -> None:

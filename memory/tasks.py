@@ -76,7 +76,7 @@ def import_network(tenant_id: int, job_id: int) -> int:
 
 @shared_task(acks_late=True)
 def requeue_stale_work() -> dict[str, int]:
-    """Every 30 s: import jobs and embeddings that a lost message or a crashed worker left
+    """Every 15 s: import jobs and embeddings that a lost message or a crashed worker left
     behind are queued again (memory.services.maintenance.tenant_requeue_stale_work). With
     nothing in the embeddings queue, a memory 30 s old without a vector was lost (say, in a
     broker outage); otherwise it may still be on its way, and gets two minutes."""

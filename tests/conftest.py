@@ -72,9 +72,11 @@ def django_db_setup(
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> None:
-    """Rate-limit and login-failure counters never carry over from one test to the next."""
-    from base.redis_client import client
+    """Rate-limit and login-failure counters never carry over from one test to the next, nor
+    does a Redis failure an earlier test caused on purpose."""
+    from base.redis_client import client, redis_breaker
 
+    redis_breaker.reset()
     redis = client()
     stale = list(redis.scan_iter(f"mnemo:{settings.PROFILE}:rl:*"))
     if stale:

@@ -115,9 +115,12 @@ def tenant_requeue_stale_work(
         ImportJob.objects.filter(
             tenant_id=tenant_id,
             status__in=[ImportJob.Status.QUEUED, ImportJob.Status.RUNNING],
-            created_at__lt=now - JOB_STALE_AFTER,
         )
-        .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+        # a lease that ran out: its worker died; no lease: queued a minute ago and not started
+        .filter(
+            Q(lease_until__lt=now)
+            | Q(lease_until__isnull=True, created_at__lt=now - JOB_STALE_AFTER)
+        )
         .values_list("pk", flat=True)
     )
     for job_id in jobs:

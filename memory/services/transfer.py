@@ -312,7 +312,9 @@ class _Importer:
 
 
 IMPORT_SLICE_SECONDS = 20  # then the task queues its continuation (tasks stay short)
-LEASE = timedelta(seconds=60)  # a worker's hold on a job, renewed at every batch
+# A worker's hold on a job, renewed at every batch of 500 lines (a second or two): a job whose
+# worker died is free again this long after its last batch, and the sweep (every 15 s) resumes it.
+LEASE = timedelta(seconds=30)
 
 
 def _claim(tenant_id: int, job_id: int) -> tuple[Tenant, ImportJob] | None:

@@ -17,11 +17,14 @@ from typing import Any
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
+from base.redis_client import redis_breaker
+
 log = logging.getLogger(__name__)
 UNAVAILABLE = (RedisError, OSError)
 
 
 def _warn(operation: str, exc: BaseException) -> None:
+    redis_breaker.failed()
     log.warning("cache %s failed (Redis unavailable?): %s", operation, exc)
 
 
@@ -49,6 +52,8 @@ class ResilientRedisCache(RedisCache):
             return client
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        if redis_breaker.away():
+            return default
         try:
             return super().get(key, default, version)
         except UNAVAILABLE as exc:
@@ -56,6 +61,8 @@ class ResilientRedisCache(RedisCache):
             return default
 
     def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
+        if redis_breaker.away():
+            return {}
         try:
             return super().get_many(keys, version)
         except UNAVAILABLE as exc:
@@ -63,12 +70,16 @@ class ResilientRedisCache(RedisCache):
             return {}
 
     def set(self, key: Any, value: Any, timeout: Any = 300, version: int | None = None) -> None:
+        if redis_breaker.away():
+            return
         try:
             super().set(key, value, timeout, version)
         except UNAVAILABLE as exc:
             _warn("set", exc)
 
     def add(self, key: Any, value: Any, timeout: Any = 300, version: int | None = None) -> bool:
+        if redis_breaker.away():
+            return True
         try:
             return super().add(key, value, timeout, version)
         except UNAVAILABLE as exc:
@@ -76,6 +87,8 @@ class ResilientRedisCache(RedisCache):
             return True  # as if it was added: callers then skip their fallback (incr)
 
     def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
+        if redis_breaker.away():
+            return 0
         try:
             return super().incr(key, delta, version)
         except UNAVAILABLE as exc:
@@ -83,6 +96,8 @@ class ResilientRedisCache(RedisCache):
             return 0
 
     def delete(self, key: Any, version: int | None = None) -> bool:
+        if redis_breaker.away():
+            return False
         try:
             return super().delete(key, version)
         except UNAVAILABLE as exc:
@@ -90,6 +105,8 @@ class ResilientRedisCache(RedisCache):
             return False
 
     def delete_many(self, keys: Any, version: int | None = None) -> None:
+        if redis_breaker.away():
+            return
         try:
             super().delete_many(keys, version)
         except UNAVAILABLE as exc:

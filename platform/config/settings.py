@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from django.utils.csp import CSP
+from psycopg_pool import ConnectionPool
 
 from config.embedded import services_file, var_dir
 from config.env import (
@@ -142,6 +143,9 @@ if DB_POOL_SIZE:
         "min_size": 1,
         "max_size": DB_POOL_SIZE,
         "timeout": env_int("DB_POOL_TIMEOUT", 5),  # then 503, instead of holding the client
+        # a connection is checked as it leaves the pool: after a database restart a dead one is
+        # replaced, instead of failing the request that drew it
+        "check": ConnectionPool.check_connection,
         "max_idle": 300,
     }
 else:
@@ -214,7 +218,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 24 * 3600,
     },
     # jobs a lost message or a crashed worker left behind, and memories still without a vector
-    "memory-requeue-stale-work": {"task": "memory.tasks.requeue_stale_work", "schedule": 30},
+    "memory-requeue-stale-work": {"task": "memory.tasks.requeue_stale_work", "schedule": 15},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import redis
 from django.conf import settings
 
-from base.redis_client import client
+from base.redis_client import client, redis_breaker
 from tenants.models import ApiKey
 
 log = logging.getLogger(__name__)
@@ -38,12 +38,15 @@ def count(bucket: str, *, limit: int, window: int = WINDOW_SECONDS) -> RateDecis
     now = time.time()
     slot = int(now // window)
     name = _bucket_name(bucket, slot)
+    if redis_breaker.away():
+        return RateDecision(True, limit, limit, 0)
     try:
         pipe = client().pipeline()  # MULTI/EXEC; SET NX EX instead of EXPIRE NX (Redis < 7)
         pipe.set(name, 0, ex=window + 5, nx=True)
         pipe.incr(name)
         seen = int(pipe.execute()[1])
     except redis.RedisError as exc:
+        redis_breaker.failed()
         log.warning("rate limiter unavailable (%s); letting %s through", exc, bucket)
         return RateDecision(True, limit, limit, 0)
     retry_after = max(1, int((slot + 1) * window - now))
@@ -71,8 +74,9 @@ def auth_failures(*, ip: str | None, add: bool) -> RateDecision:
     now = time.time()
     slot = int(now // WINDOW_SECONDS)
     try:
-        seen = int(client().get(_bucket_name(bucket, slot)) or 0)
+        seen = 0 if redis_breaker.away() else int(client().get(_bucket_name(bucket, slot)) or 0)
     except redis.RedisError:
+        redis_breaker.failed()
         seen = 0
     retry_after = max(1, int((slot + 1) * WINDOW_SECONDS - now))
     limit = AUTH_FAILURES_PER_CLIENT

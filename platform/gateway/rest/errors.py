@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
@@ -83,6 +84,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(error_body("payload_too_large", "request body is too large"), status=413)
     if isinstance(exc, exceptions.APIException):
         return _api_exception(exc)
+    if isinstance(exc, OperationalError | InterfaceError):  # as tenants.middleware answers pages
+        log.warning("database unavailable", exc_info=exc)
+        message = "The database does not answer; retry in a few seconds."
+        response = Response(error_body("service_unavailable", message), status=503)
+        response["Retry-After"] = "5"
+        return response
     log.exception("unhandled API error", exc_info=exc)
     return Response(error_body("server_error", "internal error; it has been logged"), status=500)
 
