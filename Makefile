@@ -16,8 +16,9 @@ QUALITY_ARGS ?=
 DASHBOARD_ARGS ?=
 FINGERPRINT_ARGS ?=
 LOAD_ARGS ?=
+RELIABILITY_ARGS ?=
 
-.PHONY: help install run test lint fmt bench bench-quality bench-dashboard bench-fingerprint bench-load browser clean
+.PHONY: help install run test lint fmt bench bench-quality bench-dashboard bench-fingerprint bench-load reliability browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
@@ -28,6 +29,7 @@ help:
 	@echo "make bench-dashboard  memory browser, graph, playground at 100k engrams"
 	@echo "make bench-fingerprint  a digest of recall's answers (compare two commits)"
 	@echo "make bench-load  1 client vs 50 clients, mixed remember/recall, over REST"
+	@echo "make reliability  the long suite: schemathesis, cross-tenant fuzz, load, faults (~15 min)"
 
 $(PY):
 	@if [ -z "$(PYTHON312)" ]; then echo "Python 3.12 not found: install python3.12 (or pyenv install 3.12) and retry" >&2; exit 1; fi
@@ -91,3 +93,8 @@ bench-fingerprint: install
 # 1 client, then 50, remembering and recalling at once; writes bench/results/load.json.
 bench-load: install
 	$(PY) -m config.embedded --profile bench -- $(PY) bench/load.py $(LOAD_ARGS)
+
+# The long reliability suite, four parts in one table (see bench/reliability.py); writes
+# bench/results/reliability.json and fails unless every part is green.
+reliability: install browser
+	$(PY) bench/reliability.py $(RELIABILITY_ARGS)

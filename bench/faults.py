@@ -56,6 +56,7 @@ class Drill:
     acknowledged: int = 0
     found: int = 0
     errors: int = 0  # answers that were not 2xx (503 while a service is away is expected)
+    unexpected: int = 0  # of those, neither a 503 nor a 429: a server error, or no answer
     slowest_answer_s: float = 0.0
     recovered_s: float | None = None  # service back -> first acknowledged write
     settled_s: float | None = None  # service back -> nothing left behind
@@ -71,6 +72,7 @@ class Drill:
     def ok(self) -> bool:
         return (
             self.lost == 0
+            and self.unexpected == 0
             and self.slowest_answer_s <= ANSWER_BOUND_S
             and self.recovered_s is not None
             and self.recovered_s <= RECOVERY_BOUND_S
@@ -220,7 +222,8 @@ class Traffic:
     """Agents remembering (and recalling) until told to stop; what they were told."""
 
     acknowledged: set[str] = field(default_factory=set)
-    answers: list[tuple[float, float, int]] = field(default_factory=list)  # (sent, seconds, status)
+    # (sent, seconds, status, path)
+    answers: list[tuple[float, float, int, str]] = field(default_factory=list)
     stop: bool = False
 
 
@@ -249,7 +252,7 @@ async def agents(stack: Stack, traffic: Traffic, prefix: str, clients: int, reca
                 except httpx2.HTTPError:
                     status = 0  # no answer at all
                 took = time.monotonic() - sent
-                traffic.answers.append((sent, took, status))
+                traffic.answers.append((sent, took, status, path))
                 if path.endswith("remember") and status == 201:
                     traffic.acknowledged.add(external_id)
                 if status >= 400 or status == 0:
@@ -283,6 +286,7 @@ def outage(
     20 s more; then acknowledged vs found, and how long until every memory has its vector."""
     traffic, thread = run_traffic(stack, prefix, clients=8, recall=recall)
     time.sleep(6)
+    hurt_at = time.monotonic()
     hurt()
     time.sleep(away)
     heal()
@@ -291,14 +295,26 @@ def outage(
     traffic.stop = True
     thread.join(timeout=90)
     drill.acknowledged = len(traffic.acknowledged)
-    drill.errors = sum(1 for _, _, status in traffic.answers if not 200 <= status < 300)
+    codes = [status for _, _, status, _ in traffic.answers]
+    drill.errors = sum(1 for status in codes if not 200 <= status < 300)
+    drill.unexpected = sum(
+        1 for status in codes if not (200 <= status < 300 or status in (429, 503))
+    )
     statuses: dict[int, int] = {}
-    for _, _, status in traffic.answers:
+    for status in codes:
         statuses[status] = statuses.get(status, 0) + 1
     drill.notes.append(f"answers by status: {dict(sorted(statuses.items()))}")
-    drill.slowest_answer_s = round(max(took for _, took, _ in traffic.answers), 1)
+    drill.slowest_answer_s = round(max(took for _, took, _, _ in traffic.answers), 1)
+    slowest = sorted(traffic.answers, key=lambda answer: -answer[1])[:3]
+    drill.notes.append(
+        "slowest: "
+        + ", ".join(
+            f"{path.rsplit('/', 1)[-1]} {status} {took:.1f} s sent at {sent - hurt_at:+.1f} s"
+            for sent, took, status, path in slowest
+        )
+    )
     after = [
-        sent + took for sent, took, status in traffic.answers if status == 201 and sent >= back
+        sent + took for sent, took, status, _ in traffic.answers if status == 201 and sent >= back
     ]
     drill.recovered_s = round(max(0.0, min(after) - back), 1) if after else None
     drill.found = stack.found(traffic.acknowledged, prefix)
@@ -441,6 +457,8 @@ def main() -> int:
     )
     parser.add_argument("--only", choices=sorted(DRILLS), action="append")
     args = parser.parse_args()
+    # stopped from outside (timeout, make reliability interrupted): still stop the stack
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     print("starting make run's stack in var/faults ...", flush=True)
     stack = Stack()
     drills: list[Drill] = []

@@ -11,7 +11,6 @@ Every statement is scoped by tenant and network. Access statistics are updated o
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import time
@@ -24,7 +23,7 @@ from django.db import connection
 from django.utils import timezone
 
 from audit.actors import Actor
-from base.redis_client import client as redis_client
+from base.redis_client import guarded
 from memory.contracts import RecallIn
 from memory.core.activation import MODES, OutEdges, path_to, spread
 from memory.core.hebbian import base_level_activation
@@ -606,13 +605,12 @@ def _prime_key(network: Network, actor: Actor) -> str:
 
 
 def _store_prime(network: Network, actor: Actor, energies: dict[int, float]) -> None:
-    with contextlib.suppress(Exception):  # a hint: without Redis the next recall starts cold
-        redis_client().set(_prime_key(network, actor), json.dumps(energies), ex=PRIME_TTL_SECONDS)
+    key, value = _prime_key(network, actor), json.dumps(energies)
+    # a hint: without Redis the next recall starts cold
+    guarded("priming", lambda redis: redis.set(key, value, ex=PRIME_TTL_SECONDS), None)
 
 
 def _take_prime(network: Network, actor: Actor) -> dict[int, float]:
-    try:
-        raw = redis_client().getdel(_prime_key(network, actor))
-    except Exception:
-        return {}
+    key = _prime_key(network, actor)
+    raw = guarded("priming", lambda redis: redis.getdel(key), None)
     return {int(k): float(v) for k, v in json.loads(raw).items()} if raw else {}

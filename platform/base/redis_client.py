@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from collections.abc import Callable
 from functools import cache
 
 import redis
@@ -34,6 +36,23 @@ class Breaker:
 
 
 redis_breaker = Breaker()
+log = logging.getLogger(__name__)
+UNAVAILABLE = (redis.RedisError, OSError)
+
+
+def guarded[T](what: str, operation: Callable[[redis.Redis], T], default: T) -> T:
+    """``operation(client())``, or ``default`` while Redis is failing: every use of Redis that
+    a request can do without (rate limits, gates, hints) goes through here, so one hung Redis
+    costs the process one socket timeout every ``redis_breaker.pause`` seconds, not one per
+    call."""
+    if redis_breaker.away():
+        return default
+    try:
+        return operation(client())
+    except UNAVAILABLE as exc:
+        redis_breaker.failed()
+        log.warning("Redis unavailable for %s (%s); going on without it", what, exc)
+        return default
 
 
 @cache

@@ -91,7 +91,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "frontend.middleware.ServiceErrorMiddleware",
-    "tenants.middleware.DatabaseOutageMiddleware",
     "tenants.middleware.TenantTransactionMiddleware",
 ]
 
@@ -203,12 +202,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 2,
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_TASK_PUBLISH_RETRY_POLICY = {  # with the socket timeouts: a publish gives up within ~5 s
-    "max_retries": 1,
-    "interval_start": 0,
-    "interval_step": 0.5,
-    "interval_max": 1,
-}
+# No retries inside a request: a message the broker refuses waits in the process and is sent
+# again every 2 s (base.background.Pending), so a hung Redis holds a request for one socket
+# timeout, not for a retry loop.
+CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE = {
     "memory-decay-edges": {"task": "memory.tasks.decay_edges", "schedule": 6 * 3600},

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
 from frontend.views.errors import page_not_found, permission_denied, server_error
 from gateway.rest.errors import json_error_page
+from tenants.middleware import DATABASE_DOWN, database_outage
 
 urlpatterns = [
     path("api/v1/", include("gateway.rest.urls")),
@@ -25,6 +28,9 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
+    failure = sys.exc_info()[1]  # Django calls this while handling the exception
+    if isinstance(failure, DATABASE_DOWN):
+        return database_outage(request, failure)
     if _is_api(request):
         return json_error_page(request, 500, "server_error", "internal error; it has been logged")
     return server_error(request)

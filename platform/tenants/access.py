@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from base.errors import NotFound
-from base.redis_client import client as redis_client
+from base.redis_client import guarded
 from tenants import ratelimit, rls, tokens
 from tenants.models import ApiKey, Invitation, Membership, Tenant, User
 from tenants.ratelimit import RateDecision
@@ -85,10 +85,12 @@ def apikey_access(
         return KeyAccess(None, None)
     decision = ratelimit.hit(key)
     gate = f"mnemo:{settings.PROFILE}:touch:{key.pk}"
-    try:
-        first_this_minute = bool(redis_client().set(gate, 1, nx=True, ex=TOUCH_EVERY_SECONDS))
-    except Exception:  # Redis down: fall back to the database's own once-a-minute check
-        first_this_minute = True
+    # Redis away: True, and the database's own once-a-minute check decides
+    first_this_minute = guarded(
+        "the key-use gate",
+        lambda redis: bool(redis.set(gate, 1, nx=True, ex=TOUCH_EVERY_SECONDS)),
+        True,
+    )
     if first_this_minute:
         apikey_touch(key=key)
     return KeyAccess(key, decision)

@@ -46,25 +46,24 @@ OUTAGE_PAGE = (
 )
 
 
-class DatabaseOutageMiddleware:
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
+def database_outage(request: HttpRequest, exc: BaseException) -> HttpResponse:
     """A database that does not answer is a fast 503 (JSON for the API, a short page for the
     dashboard) with Retry-After, not a 500 after a long wait: the pool gives up after
-    DB_POOL_TIMEOUT seconds, a new connection after DB_CONNECT_TIMEOUT."""
+    DB_POOL_TIMEOUT seconds, a new connection after DB_CONNECT_TIMEOUT.
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        try:
-            return self.get_response(request)
-        except (OperationalError, InterfaceError):
-            log.warning("database unavailable for %s", request.path, exc_info=True)
-            if request.path.startswith("/api/"):
-                message = "The database does not answer; retry in a few seconds."
-                response: HttpResponse = JsonResponse(
-                    error_body("service_unavailable", message), status=503
-                )
-            else:
-                response = HttpResponse(OUTAGE_PAGE, status=503)
-            response["Retry-After"] = "5"
-            return response
+    Answered from the REST exception handler (errors inside a view) and from ``handler500``
+    (errors in middleware, e.g. this module's transaction failing to start or end).
+    """
+    log.warning("database unavailable for %s", request.path, exc_info=exc)
+    if request.path.startswith("/api/"):
+        message = "The database does not answer; retry in a few seconds."
+        response: HttpResponse = JsonResponse(
+            error_body("service_unavailable", message), status=503
+        )
+    else:
+        response = HttpResponse(OUTAGE_PAGE, status=503)
+    response["Retry-After"] = "5"
+    return response

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from dataclasses import dataclass
 
-import redis
 from django.conf import settings
+from redis import Redis
 
-from base.redis_client import client, redis_breaker
+from base.redis_client import guarded
 from tenants.models import ApiKey
 
 log = logging.getLogger(__name__)
@@ -38,16 +37,15 @@ def count(bucket: str, *, limit: int, window: int = WINDOW_SECONDS) -> RateDecis
     now = time.time()
     slot = int(now // window)
     name = _bucket_name(bucket, slot)
-    if redis_breaker.away():
-        return RateDecision(True, limit, limit, 0)
-    try:
-        pipe = client().pipeline()  # MULTI/EXEC; SET NX EX instead of EXPIRE NX (Redis < 7)
+
+    def counted(redis: Redis) -> int:
+        pipe = redis.pipeline()  # MULTI/EXEC; SET NX EX instead of EXPIRE NX (Redis < 7)
         pipe.set(name, 0, ex=window + 5, nx=True)
         pipe.incr(name)
-        seen = int(pipe.execute()[1])
-    except redis.RedisError as exc:
-        redis_breaker.failed()
-        log.warning("rate limiter unavailable (%s); letting %s through", exc, bucket)
+        return int(pipe.execute()[1])
+
+    seen = guarded(f"the rate limit of {bucket}", counted, -1)
+    if seen < 0:  # fails open
         return RateDecision(True, limit, limit, 0)
     retry_after = max(1, int((slot + 1) * window - now))
     return RateDecision(seen <= limit, limit, max(0, limit - seen), retry_after)
@@ -73,11 +71,8 @@ def auth_failures(*, ip: str | None, add: bool) -> RateDecision:
         return count(bucket, limit=AUTH_FAILURES_PER_CLIENT)
     now = time.time()
     slot = int(now // WINDOW_SECONDS)
-    try:
-        seen = 0 if redis_breaker.away() else int(client().get(_bucket_name(bucket, slot)) or 0)
-    except redis.RedisError:
-        redis_breaker.failed()
-        seen = 0
+    name = _bucket_name(bucket, slot)
+    seen = guarded("the bad-key budget", lambda redis: int(redis.get(name) or 0), 0)
     retry_after = max(1, int((slot + 1) * WINDOW_SECONDS - now))
     limit = AUTH_FAILURES_PER_CLIENT
     return RateDecision(seen < limit, limit, max(0, limit - seen), retry_after)
@@ -109,5 +104,5 @@ def login_attempt(*, email: str, ip: str | None) -> RateDecision:
 def login_succeeded(*, email: str, ip: str | None) -> None:
     """A correct password clears the address's counter for this client."""
     slot = int(time.time() // LOGIN_WINDOW_SECONDS)
-    with contextlib.suppress(redis.RedisError):
-        client().delete(_bucket_name(f"login:{email.lower()}:{ip or 'unknown'}", slot))
+    name = _bucket_name(f"login:{email.lower()}:{ip or 'unknown'}", slot)
+    guarded("the login budget", lambda redis: redis.delete(name), 0)

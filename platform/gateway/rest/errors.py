@@ -6,7 +6,6 @@ import logging
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
-from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
@@ -15,6 +14,7 @@ from rest_framework.response import Response
 
 from base.errors import MnemoError, error_body
 from gateway.rest.auth import BEARER_REALM
+from tenants.middleware import DATABASE_DOWN, database_outage
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ def _api_exception(exc: exceptions.APIException) -> Response:
     return response
 
 
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+def exception_handler(exc: Exception, context: dict[str, Any]) -> HttpResponse | None:
     if isinstance(exc, MnemoError):
         return Response({"error": exc.as_dict()}, status=exc.status)
     if isinstance(exc, Http404):
@@ -84,12 +84,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(error_body("payload_too_large", "request body is too large"), status=413)
     if isinstance(exc, exceptions.APIException):
         return _api_exception(exc)
-    if isinstance(exc, OperationalError | InterfaceError):  # as tenants.middleware answers pages
-        log.warning("database unavailable", exc_info=exc)
-        message = "The database does not answer; retry in a few seconds."
-        response = Response(error_body("service_unavailable", message), status=503)
-        response["Retry-After"] = "5"
-        return response
+    if isinstance(exc, DATABASE_DOWN):
+        return database_outage(context["request"], exc)  # as handler500 answers middleware's
     log.exception("unhandled API error", exc_info=exc)
     return Response(error_body("server_error", "internal error; it has been logged"), status=500)
 
