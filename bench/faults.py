@@ -46,6 +46,7 @@ PY = sys.executable
 VAR = ROOT / "var" / "faults"
 DEV = VAR / "dev"  # config.devserver's profile directory under MNEMO_VAR_DIR
 RESULTS = ROOT / "bench" / "results"
+HEALTH_BOUND_S = 5.0  # /healthz answers (503 is an answer) within this while a service is away
 ANSWER_BOUND_S = 15.0  # every client answered within this (the client gives up at 60 s)
 RECOVERY_BOUND_S = 60.0  # writes work again, and nothing is left behind, within this
 
@@ -58,6 +59,7 @@ class Drill:
     errors: int = 0  # answers that were not 2xx (503 while a service is away is expected)
     unexpected: int = 0  # of those, neither a 503 nor a 429: a server error, or no answer
     slowest_answer_s: float = 0.0
+    slowest_health_s: float = 0.0  # /healthz, asked every 0.5 s while the service was away
     recovered_s: float | None = None  # service back -> first acknowledged write
     settled_s: float | None = None  # service back -> nothing left behind
     notes: list[str] = field(default_factory=list)
@@ -74,6 +76,7 @@ class Drill:
             self.lost == 0
             and self.unexpected == 0
             and self.slowest_answer_s <= ANSWER_BOUND_S
+            and self.slowest_health_s <= HEALTH_BOUND_S
             and self.recovered_s is not None
             and self.recovered_s <= RECOVERY_BOUND_S
             and self.settled_s is not None
@@ -288,8 +291,20 @@ def outage(
     time.sleep(6)
     hurt_at = time.monotonic()
     hurt()
-    time.sleep(away)
+    health: list[tuple[float, int]] = []
+    with httpx2.Client(base_url=stack.base, timeout=30) as http:
+        while time.monotonic() - hurt_at < away:
+            asked = time.monotonic()
+            try:
+                code = http.get("/healthz").status_code
+            except httpx2.HTTPError:
+                code = 0
+            health.append((time.monotonic() - asked, code))
+            time.sleep(max(0.0, 0.5 - (time.monotonic() - asked)))
     heal()
+    drill.slowest_health_s = round(max((took for took, _ in health), default=0.0), 1)
+    codes = sorted({code for _, code in health})
+    drill.notes.append(f"/healthz while away: {len(health)} answers {codes}")
     back = time.monotonic()
     time.sleep(20)
     traffic.stop = True
@@ -478,6 +493,7 @@ def main() -> int:
         "lost",
         "errors",
         "slowest s",
+        "healthz s",
         "recovered s",
         "settled s",
         "ok",
@@ -492,6 +508,7 @@ def main() -> int:
             d.lost,
             d.errors,
             d.slowest_answer_s,
+            d.slowest_health_s,
             d.recovered_s,
             d.settled_s,
             "yes" if d.ok else "NO",
