@@ -108,6 +108,7 @@ class Stack:
         deadline = time.monotonic() + 240
         while not any(line.startswith("MCP URL:") for line in self.lines):
             if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
                 raise SystemExit(f"make run's stack did not start; see {VAR / 'devserver.log'}")
             time.sleep(0.2)
         said = dict(line.split(": ", 1) for line in self.lines if ": " in line)
@@ -292,16 +293,18 @@ def outage(
     hurt_at = time.monotonic()
     hurt()
     health: list[tuple[float, int]] = []
-    with httpx2.Client(base_url=stack.base, timeout=30) as http:
-        while time.monotonic() - hurt_at < away:
-            asked = time.monotonic()
-            try:
-                code = http.get("/healthz").status_code
-            except httpx2.HTTPError:
-                code = 0
-            health.append((time.monotonic() - asked, code))
-            time.sleep(max(0.0, 0.5 - (time.monotonic() - asked)))
-    heal()
+    try:
+        with httpx2.Client(base_url=stack.base, timeout=30) as http:
+            while time.monotonic() - hurt_at < away:
+                asked = time.monotonic()
+                try:
+                    code = http.get("/healthz").status_code
+                except httpx2.HTTPError:
+                    code = 0
+                health.append((time.monotonic() - asked, code))
+                time.sleep(max(0.0, 0.5 - (time.monotonic() - asked)))
+    finally:
+        heal()
     drill.slowest_health_s = round(max((took for took, _ in health), default=0.0), 1)
     codes = sorted({code for _, code in health})
     drill.notes.append(f"/healthz while away: {len(health)} answers {codes}")
@@ -312,8 +315,12 @@ def outage(
     drill.acknowledged = len(traffic.acknowledged)
     codes = [status for _, _, status, _ in traffic.answers]
     drill.errors = sum(1 for status in codes if not 200 <= status < 300)
+    # a 503 is expected only while the service is away (and briefly after, as pools refill)
     drill.unexpected = sum(
-        1 for status in codes if not (200 <= status < 300 or status in (429, 503))
+        1
+        for sent, _, status, _ in traffic.answers
+        if not (200 <= status < 300 or status == 429)
+        and not (status == 503 and hurt_at - 1 <= sent <= back + 15)
     )
     statuses: dict[int, int] = {}
     for status in codes:

@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
 
-from base.redis_client import redis_breaker
+from base.redis_client import UNAVAILABLE, redis_breaker
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +41,10 @@ def publish(tenant_id: int, event: dict[str, Any]) -> None:
                 async_to_sync(asyncio.wait_for)(
                     layer.group_send(group_name(tenant_id), message), PUBLISH_TIMEOUT
                 )
-        except Exception:  # live updates are a convenience; the write has happened
-            redis_breaker.failed()
+                redis_breaker.ok()
+        except Exception as exc:  # live updates are a convenience; the write has happened
+            if isinstance(exc, UNAVAILABLE):
+                redis_breaker.failed()
             log.warning("could not publish a memory event for tenant %s", tenant_id, exc_info=True)
 
     def send() -> None:

@@ -75,8 +75,10 @@ def fresh_rate_limits() -> None:
     """Rate-limit and login-failure counters never carry over from one test to the next, nor
     does a Redis failure an earlier test caused on purpose."""
     from base.redis_client import client, redis_breaker
+    from tenants.ratelimit import local_counts
 
     redis_breaker.reset()
+    local_counts.clear()
     redis = client()
     stale = list(redis.scan_iter(f"mnemo:{settings.PROFILE}:rl:*"))
     if stale:

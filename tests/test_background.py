@@ -72,4 +72,36 @@ def test_the_breaker_skips_redis_for_a_moment_after_it_failed() -> None:
     breaker.failed()
     assert breaker.away()
     time.sleep(0.25)
-    assert not breaker.away()  # the next call tries Redis again
+    assert not breaker.away()  # one caller probes Redis again ...
+    assert breaker.away()  # ... while the others keep skipping it
+    breaker.ok()  # the probe answered
+    assert not breaker.away() and not breaker.away()
+
+
+def test_past_its_limit_a_new_message_is_dropped_not_an_old_one() -> None:
+    app = Celery("full", broker="redis://127.0.0.1:1/0")  # nothing listens there
+    pending = Pending(limit=2, every=60, app=app)
+    redis_breaker.failed()  # as after a failure: messages go straight to the queue
+    try:
+        for number in range(3):
+            pending.send("tests.nothing", (number,))
+        assert list(pending.messages) == [("tests.nothing", (0,)), ("tests.nothing", (1,))]
+    finally:
+        redis_breaker.reset()
+
+
+def test_in_eager_mode_nothing_waits_for_a_broker() -> None:
+    app = Celery("eager", broker="redis://127.0.0.1:1/0")
+    app.conf.task_always_eager = True
+    ran: list[int] = []
+
+    @app.task(name="tests.eager")
+    def eager(number: int) -> None:
+        ran.append(number)
+
+    redis_breaker.failed()
+    try:
+        Pending(app=app).send("tests.eager", (7,))
+    finally:
+        redis_breaker.reset()
+    assert ran == [7]

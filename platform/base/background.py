@@ -41,25 +41,37 @@ def _publish(task_name: str, args: tuple[object, ...], app: Celery | None = None
 
 
 class Pending:
-    """Messages the broker did not take, sent again every few seconds by a thread of their own
-    (oldest first, at most ``limit`` kept: past that the sweep is the safety net)."""
+    """Messages the broker did not take, sent again every few seconds by a thread of their own,
+    oldest first. At most ``limit`` wait: past that new ones are dropped with an error in the
+    log, and the maintenance sweep finds the work they stood for (imports, embeddings); so does
+    it for whatever a process that exits meanwhile still held."""
 
     def __init__(self, limit: int = 10_000, every: float = 2.0, app: Celery | None = None) -> None:
         self.app = app
-        self.messages: deque[tuple[str, tuple[object, ...]]] = deque(maxlen=limit)
+        self.limit = limit
+        self.messages: deque[tuple[str, tuple[object, ...]]] = deque()
         self.every = every
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
     def send(self, task_name: str, args: tuple[object, ...]) -> None:
+        if (self.app or current_app).conf.task_always_eager:
+            _publish(task_name, args, self.app)  # runs here and now: no broker involved
+            return
         if not self.messages and not redis_breaker.away():
             try:
                 _publish(task_name, args, self.app)
+                redis_breaker.ok()
                 return
             except BROKER_ERRORS:
                 redis_breaker.failed()
                 log.warning("the broker did not take %s; it waits in this process", task_name)
         with self._lock:
+            if len(self.messages) >= self.limit:
+                log.error(
+                    "%s dropped: %d messages already wait for the broker", task_name, self.limit
+                )
+                return
             self.messages.append((task_name, args))
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._drain, name="pending", daemon=True)
@@ -74,14 +86,23 @@ class Pending:
                     return
             if redis_breaker.away():
                 continue
-            try:
-                while self.messages:
-                    task_name, args = self.messages[0]
-                    _publish(task_name, args, self.app)
+            while True:
+                with self._lock:
+                    if not self.messages:
+                        break
+                    message = self.messages[0]
+                try:
+                    _publish(*message, self.app)
+                except BROKER_ERRORS:
+                    redis_breaker.failed()
+                    break
+                except Exception:  # a message that can never be sent must not block the rest
+                    log.exception("dropping %s: it cannot be sent", message[0])
+                else:
+                    redis_breaker.ok()
+                with self._lock:  # only this thread removes, so the head is still ``message``
                     self.messages.popleft()
-                log.info("the broker is back: queued messages sent")
-            except BROKER_ERRORS:
-                redis_breaker.failed()
+            log.info("messages waiting for the broker: %d", len(self.messages))
 
 
 pending = Pending()

@@ -11,21 +11,16 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
-from base.redis_client import redis_breaker
+from base.redis_client import UNAVAILABLE, redis_breaker
 
 log = logging.getLogger(__name__)
-UNAVAILABLE = (RedisError, OSError)
-
-
-def _warn(operation: str, exc: BaseException) -> None:
-    redis_breaker.failed()
-    log.warning("cache %s failed (Redis unavailable?): %s", operation, exc)
 
 
 _CLIENTS: dict[tuple[str, str], RedisCacheClient] = {}
@@ -51,63 +46,52 @@ class ResilientRedisCache(RedisCache):
                 client = _CLIENTS[key] = RedisCacheClient(servers, **self._client_options)
             return client
 
-    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+    def _guarded[T](self, what: str, call: Callable[[], T], default: T) -> T:
+        """``call()``, or ``default`` while Redis is failing (see ``base.redis_client``)."""
         if redis_breaker.away():
             return default
         try:
-            return super().get(key, default, version)
-        except UNAVAILABLE as exc:
-            _warn("get", exc)
+            answer = call()
+        except (RedisError, OSError) as exc:
+            if isinstance(exc, UNAVAILABLE):
+                redis_breaker.failed()
+            log.warning("cache %s failed (Redis unavailable?): %s", what, exc)
             return default
+        redis_breaker.ok()
+        return answer
+
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        return self._guarded(
+            "get", lambda: super(ResilientRedisCache, self).get(key, default, version), default
+        )
 
     def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
-        if redis_breaker.away():
-            return {}
-        try:
-            return super().get_many(keys, version)
-        except UNAVAILABLE as exc:
-            _warn("get_many", exc)
-            return {}
+        return self._guarded(
+            "get_many", lambda: super(ResilientRedisCache, self).get_many(keys, version), {}
+        )
 
     def set(self, key: Any, value: Any, timeout: Any = 300, version: int | None = None) -> None:
-        if redis_breaker.away():
-            return
-        try:
-            super().set(key, value, timeout, version)
-        except UNAVAILABLE as exc:
-            _warn("set", exc)
+        self._guarded(
+            "set", lambda: super(ResilientRedisCache, self).set(key, value, timeout, version), None
+        )
 
     def add(self, key: Any, value: Any, timeout: Any = 300, version: int | None = None) -> bool:
-        if redis_breaker.away():
-            return True
-        try:
-            return super().add(key, value, timeout, version)
-        except UNAVAILABLE as exc:
-            _warn("add", exc)
-            return True  # as if it was added: callers then skip their fallback (incr)
+        # unavailable: as if it was added, so callers skip their fallback (incr)
+        return self._guarded(
+            "add", lambda: super(ResilientRedisCache, self).add(key, value, timeout, version), True
+        )
 
     def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
-        if redis_breaker.away():
-            return 0
-        try:
-            return super().incr(key, delta, version)
-        except UNAVAILABLE as exc:
-            _warn("incr", exc)
-            return 0
+        return self._guarded(
+            "incr", lambda: super(ResilientRedisCache, self).incr(key, delta, version), 0
+        )
 
     def delete(self, key: Any, version: int | None = None) -> bool:
-        if redis_breaker.away():
-            return False
-        try:
-            return super().delete(key, version)
-        except UNAVAILABLE as exc:
-            _warn("delete", exc)
-            return False
+        return self._guarded(
+            "delete", lambda: super(ResilientRedisCache, self).delete(key, version), False
+        )
 
     def delete_many(self, keys: Any, version: int | None = None) -> None:
-        if redis_breaker.away():
-            return
-        try:
-            super().delete_many(keys, version)
-        except UNAVAILABLE as exc:
-            _warn("delete_many", exc)
+        self._guarded(
+            "delete_many", lambda: super(ResilientRedisCache, self).delete_many(keys, version), None
+        )

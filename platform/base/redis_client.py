@@ -14,9 +14,9 @@ from django.conf import settings
 
 class Breaker:
     """Redis seen failing: for the next ``pause`` seconds this process skips it (cache misses,
-    rate limits let requests through, background work waits in memory) instead of every request
-    waiting out a socket timeout of its own while Redis is hung. The first call after the pause
-    tries Redis again."""
+    rate limits count in the process, background work waits in memory) instead of every request
+    waiting out a socket timeout of its own while Redis is hung. After the pause one caller
+    probes Redis (the others keep skipping it); its success (``ok``) closes the breaker."""
 
     def __init__(self, pause: float = 5.0) -> None:
         self.pause = pause
@@ -24,7 +24,21 @@ class Breaker:
         self._lock = threading.Lock()
 
     def away(self) -> bool:
-        return time.monotonic() < self._until
+        if not self._until:
+            return False
+        now = time.monotonic()
+        if now < self._until:
+            return True
+        with self._lock:
+            if self._until and now >= self._until:  # this caller probes; the others wait
+                self._until = now + self.pause
+                return False
+        return bool(self._until)
+
+    def ok(self) -> None:
+        if self._until:
+            with self._lock:
+                self._until = 0.0
 
     def failed(self) -> None:
         with self._lock:
@@ -37,7 +51,8 @@ class Breaker:
 
 redis_breaker = Breaker()
 log = logging.getLogger(__name__)
-UNAVAILABLE = (redis.RedisError, OSError)
+# Redis not answering; an error Redis answers (OOM, a wrong type) is a bug, not an outage
+UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, OSError)
 
 
 def guarded[T](what: str, operation: Callable[[redis.Redis], T], default: T) -> T:
@@ -48,11 +63,13 @@ def guarded[T](what: str, operation: Callable[[redis.Redis], T], default: T) -> 
     if redis_breaker.away():
         return default
     try:
-        return operation(client())
+        answer = operation(client())
     except UNAVAILABLE as exc:
         redis_breaker.failed()
         log.warning("Redis unavailable for %s (%s); going on without it", what, exc)
         return default
+    redis_breaker.ok()
+    return answer
 
 
 @cache

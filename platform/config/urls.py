@@ -9,7 +9,7 @@ from django.urls import include, path
 
 from frontend.views.errors import page_not_found, permission_denied, server_error
 from gateway.rest.errors import json_error_page
-from tenants.middleware import DATABASE_DOWN, database_outage
+from tenants.middleware import database_outage, is_outage
 
 urlpatterns = [
     path("api/v1/", include("gateway.rest.urls")),
@@ -29,7 +29,7 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
 
 def handler500(request: HttpRequest) -> HttpResponse:
     failure = sys.exc_info()[1]  # Django calls this while handling the exception
-    if isinstance(failure, DATABASE_DOWN):
+    if failure is not None and is_outage(failure):
         return database_outage(request, failure)
     if _is_api(request):
         return json_error_page(request, 500, "server_error", "internal error; it has been logged")

@@ -46,7 +46,20 @@ OUTAGE_PAGE = (
 )
 
 
-DATABASE_DOWN = (OperationalError, InterfaceError)
+# SQLSTATEs of a server going away or full; class 08 is every connection exception
+GONE = {"57P01", "57P02", "57P03", "53300"}
+
+
+def is_outage(exc: BaseException | None) -> bool:
+    """The database did not answer (refused, gone, pool exhausted), as opposed to answering
+    with an error: a deadlock, a serialization failure or a statement timeout is a 500 to fix,
+    not a 503 to retry."""
+    if isinstance(exc, InterfaceError):  # the connection was already closed
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    state = getattr(exc.__cause__, "sqlstate", None)
+    return state is None or state.startswith("08") or state in GONE
 
 
 def database_outage(request: HttpRequest, exc: BaseException) -> HttpResponse:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass
 
@@ -32,7 +33,9 @@ def limit_for(key: ApiKey) -> int:
 def count(bucket: str, *, limit: int, window: int = WINDOW_SECONDS) -> RateDecision:
     """Count one event in ``bucket`` for the current fixed window and say if it is allowed.
 
-    Fails open, with a warning, if Redis is unreachable.
+    With Redis unreachable the count is kept in this process instead (``LocalCounts``): a
+    limit per web process rather than per deployment, but never no limit (a password guesser
+    must not gain from a Redis outage).
     """
     now = time.time()
     slot = int(now // window)
@@ -45,10 +48,39 @@ def count(bucket: str, *, limit: int, window: int = WINDOW_SECONDS) -> RateDecis
         return int(pipe.execute()[1])
 
     seen = guarded(f"the rate limit of {bucket}", counted, -1)
-    if seen < 0:  # fails open
-        return RateDecision(True, limit, limit, 0)
+    if seen < 0:
+        seen = local_counts.add(name, slot)
     retry_after = max(1, int((slot + 1) * window - now))
     return RateDecision(seen <= limit, limit, max(0, limit - seen), retry_after)
+
+
+class LocalCounts:
+    """Fixed-window counts in this process, for while Redis is away (old windows forgotten)."""
+
+    def __init__(self, keep: int = 100_000) -> None:
+        self.keep = keep
+        self._counts: dict[str, tuple[int, int]] = {}  # name -> (slot, count)
+        self._lock = threading.Lock()
+
+    def add(self, name: str, slot: int) -> int:
+        with self._lock:
+            if len(self._counts) >= self.keep:
+                self._counts = {k: v for k, v in self._counts.items() if v[0] == slot}
+            seen_slot, seen = self._counts.get(name, (slot, 0))
+            seen = seen + 1 if seen_slot == slot else 1
+            self._counts[name] = (slot, seen)
+            return seen
+
+    def clear(self) -> None:
+        with self._lock:
+            self._counts.clear()
+
+    def get(self, name: str) -> int:
+        with self._lock:
+            return self._counts.get(name, (0, 0))[1]
+
+
+local_counts = LocalCounts()
 
 
 def _bucket_name(bucket: str, slot: int) -> str:
@@ -72,7 +104,9 @@ def auth_failures(*, ip: str | None, add: bool) -> RateDecision:
     now = time.time()
     slot = int(now // WINDOW_SECONDS)
     name = _bucket_name(bucket, slot)
-    seen = guarded("the bad-key budget", lambda redis: int(redis.get(name) or 0), 0)
+    seen = guarded("the bad-key budget", lambda redis: int(redis.get(name) or 0), -1)
+    if seen < 0:
+        seen = local_counts.get(name)
     retry_after = max(1, int((slot + 1) * WINDOW_SECONDS - now))
     limit = AUTH_FAILURES_PER_CLIENT
     return RateDecision(seen < limit, limit, max(0, limit - seen), retry_after)

@@ -11,8 +11,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx2
-from django.db import connections
+import pytest
+from django.db import OperationalError, connection, connections, transaction
 
+from tenants.middleware import is_outage
 from tests.factories import make_key, make_tenant
 
 
@@ -53,3 +55,19 @@ def test_a_page_answers_a_short_503_page_when_the_database_is_away(live_url: str
     assert page.status_code == 503
     assert page.headers["content-type"].startswith("text/html")
     assert "Mnemo is unavailable" in page.text and "Traceback" not in page.text
+
+
+@pytest.mark.django_db
+def test_an_error_the_database_answers_is_not_an_outage() -> None:
+    """A statement timeout (or a deadlock) is Postgres answering: a 500 to fix, not a 503."""
+    with (
+        pytest.raises(OperationalError) as timed_out,
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("SET LOCAL statement_timeout = 1")
+        cursor.execute("SELECT pg_sleep(0.5)")
+    assert not is_outage(timed_out.value)
+    with database_away(), pytest.raises(OperationalError) as refused:
+        connections.create_connection("default").ensure_connection()
+    assert is_outage(refused.value)

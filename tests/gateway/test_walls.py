@@ -54,3 +54,16 @@ def test_unknown_api_paths_answer_json_404_for_every_method(cast: Cast) -> None:
         response = getattr(client, method)("/api/v1/no/such/thing")
         assert response.status_code == 404, method
         assert response.json()["error"]["code"] == "not_found"
+
+
+def test_with_redis_away_guessing_keys_is_still_throttled_in_the_process(cast: Cast) -> None:
+    from base.redis_client import redis_breaker
+
+    redis_breaker.failed()  # as after a Redis timeout: every counter is kept in the process
+    try:
+        guesser = bearer(APIClient(), "mnemo_bbbbbbbbbb_" + "y" * 43)
+        codes = [guesser.get("/api/v1/tenant").status_code for _ in range(AUTH_FAILURES_PER_CLIENT)]
+        assert set(codes) == {401}
+        assert guesser.get("/api/v1/tenant").status_code == 429
+    finally:
+        redis_breaker.reset()

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from base.errors import MnemoError, error_body
 from gateway.rest.auth import BEARER_REALM
-from tenants.middleware import DATABASE_DOWN, database_outage
+from tenants.middleware import database_outage, is_outage
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> HttpResponse |
         return Response(error_body("payload_too_large", "request body is too large"), status=413)
     if isinstance(exc, exceptions.APIException):
         return _api_exception(exc)
-    if isinstance(exc, DATABASE_DOWN):
+    if is_outage(exc):
         return database_outage(context["request"], exc)  # as handler500 answers middleware's
     log.exception("unhandled API error", exc_info=exc)
     return Response(error_body("server_error", "internal error; it has been logged"), status=500)
