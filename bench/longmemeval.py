@@ -112,6 +112,15 @@ class BM25:
         return out
 
 
+def rrf(rankings: list[list[int]], k: int = 60) -> list[int]:
+    """Reciprocal-rank fusion, the usual hybrid of a lexical and a dense ranking."""
+    fused: dict[int, float] = defaultdict(float)
+    for ranking in rankings:
+        for rank, item in enumerate(ranking, 1):
+            fused[item] += 1 / (k + rank)
+    return sorted(fused, key=lambda item: -fused[item])
+
+
 def metrics(
     ranked: list[int],
     turns: list[dict],
@@ -144,11 +153,46 @@ def metrics(
     return out
 
 
+def reuse_vectors(tenant_id: int, network_id: int) -> None:
+    """Vectors of the same text from the bench's earlier networks (another --index of the same
+    questions): the model gives the same vector for the same text, and embedding 500 long turns
+    per question is most of an ingest. Cues the same, by word."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE memory_engram e SET embedding = o.embedding, embedding_model = o.embedding_model
+              FROM (SELECT DISTINCT ON (content_hash) content_hash, embedding, embedding_model
+                      FROM memory_engram WHERE tenant_id = %s AND network_id <> %s
+                       AND embedding IS NOT NULL
+                       AND content_hash IN (SELECT content_hash FROM memory_engram
+                                             WHERE tenant_id = %s AND network_id = %s)) o
+             WHERE e.tenant_id = %s AND e.network_id = %s AND e.embedding IS NULL
+               AND e.content_hash = o.content_hash
+            """,
+            [tenant_id, network_id] * 3,
+        )
+        cursor.execute(
+            """
+            UPDATE memory_cue c SET embedding = o.embedding
+              FROM (SELECT DISTINCT ON (word) word, embedding FROM memory_cue
+                     WHERE tenant_id = %s AND network_id <> %s AND embedding IS NOT NULL
+                       AND word IN (SELECT word FROM memory_cue
+                                     WHERE tenant_id = %s AND network_id = %s)) o
+             WHERE c.tenant_id = %s AND c.network_id = %s AND c.embedding IS NULL
+               AND c.word = o.word
+            """,
+            [tenant_id, network_id] * 3,
+        )
+
+
 def remember_haystack(
-    tenant: Any, question: dict, sessions: dict
+    tenant: Any, question: dict, sessions: dict, index: str
 ) -> tuple[list[dict], list[int], str]:
     """Remember a question's turns into its own network and embed them (as the worker would):
-    the turns, their engram ids in turn order, and the network key."""
+    the turns, their engram ids in turn order, and the network key. ``index`` names the build:
+    a new one (after a change to what remember derives) builds every network again."""
     from audit.actors import Actor
     from memory.contracts import engram_items
     from memory.services.embedding import embed_missing
@@ -156,7 +200,7 @@ def remember_haystack(
     from tenants import rls
 
     turns = turns_of(question, sessions)
-    key = f"lme:{question['question_id']}".lower()
+    key = f"lme{index}:{question['question_id']}".lower()
     items = [
         {
             "content": t["content"],
@@ -175,6 +219,7 @@ def remember_haystack(
             items=engram_items(items),
         )
         ids = [o.id for o in result.outcomes]
+        reuse_vectors(tenant.pk, result.network.pk)
         embed_missing(tenant_id=tenant.pk, network_id=result.network.pk, engram_ids=ids)
     return turns, ids, key
 
@@ -186,6 +231,9 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=60)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--budget", type=int, default=2000, help="context tokens")
+    parser.add_argument(
+        "--index", default="", help="build name: a new one remembers every haystack again"
+    )
     args = parser.parse_args()
     migrate()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -218,7 +266,7 @@ def main() -> None:
     by_type: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     started = time.perf_counter()
     for number, question in enumerate(questions, 1):
-        turns, ids, key = remember_haystack(tenant, question, data["sessions"])
+        turns, ids, key = remember_haystack(tenant, question, data["sessions"], args.index)
         with rls.tenant_scope(tenant.pk):
             vectors = dict(
                 Engram.objects.filter(tenant=tenant, pk__in=ids).values_list("id", "embedding")
@@ -232,7 +280,8 @@ def main() -> None:
                 actor=actor,
                 network_key=key,
                 query=question["question"],
-                options=RecallOptions(k=50, token_budget=100_000, now=now),
+                # looking without touching: a bench run must not change the next one's ranking
+                options=RecallOptions(k=50, token_budget=100_000, now=now, record=False),
             )
         ranked = {"mnemo": [index_of[e.id] for e in mind.engrams]}
         bm25 = BM25([content_lemmas(t["content"]) for t in turns])
@@ -242,6 +291,7 @@ def main() -> None:
         matrix = np.array([vectors[engram_id] for engram_id in ids])
         sims = matrix @ q
         ranked["dense"] = list(np.argsort(-sims)[:50])
+        ranked["hybrid"] = rrf([ranked["bm25"], ranked["dense"]])[:50]
         for method, order in ranked.items():
             for name, value in metrics(order, turns, question, ks, args.budget, tokens).items():
                 totals[method][name].append(value)
@@ -255,15 +305,15 @@ def main() -> None:
         f"budget {args.budget} tokens\n"
     )
     print(f"{'method':<8}" + "".join(f"{n:>18}" for n in names))
-    for method in ("mnemo", "bm25", "dense"):
+    for method in ("mnemo", "bm25", "dense", "hybrid"):
         row = totals[method]
         print(f"{method:<8}" + "".join(f"{sum(row[n]) / len(row[n]):>18.3f}" for n in names))
     print("\nsession@10 by question type:")
     types = sorted({key.split("|")[0] for key in by_type})
-    print(f"{'type':<28}" + "".join(f"{m:>10}" for m in ("mnemo", "bm25", "dense")))
+    print(f"{'type':<28}" + "".join(f"{m:>10}" for m in ("mnemo", "bm25", "dense", "hybrid")))
     for kind in types:
         cells = []
-        for method in ("mnemo", "bm25", "dense"):
+        for method in ("mnemo", "bm25", "dense", "hybrid"):
             values = by_type[f"{kind}|{method}"]["session@10"]
             cells.append(f"{sum(values) / len(values):>10.3f}")
         print(f"{kind:<28}" + "".join(cells))

@@ -18,6 +18,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    StrictBool,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -297,8 +298,13 @@ class RecallIn(MemoryTarget):
     token_budget: TokenBudget = 2000
     now: Instant | None = Field(None, description="score recency as of this time")
     channels: list[Channel] = Field(default=list(CHANNELS), description="[] or null: all")
+    record: StrictBool = Field(
+        True,
+        description="false: look without touching (no access counted, nothing primed; "
+        "for evaluations and previews)",
+    )
 
-    blank_means_absent = ("mode", "k", "token_budget", "now", "channels")
+    blank_means_absent = ("mode", "k", "token_budget", "now", "channels", "record")
 
 
 class PrimeIn(MemoryTarget):
@@ -460,6 +466,7 @@ class MindOut(Output):
     engrams: list[RankedEngramOut]
     context: str
     context_tokens: int
+    context_ids: list[int] = Field(description="the engrams `context` holds, in its order")
     suppressed_duplicates: int
     took_ms: float
     notice: str | None = Field(
@@ -506,6 +513,7 @@ def present_mind(mind: Mind) -> MindOut:
         ],
         context=mind.context,
         context_tokens=mind.context_tokens,
+        context_ids=list(mind.context_ids),
         suppressed_duplicates=mind.suppressed,
         took_ms=mind.took_ms,
         notice=mind.notice or None,
@@ -517,6 +525,10 @@ class NetworkOut(Output):
     engrams: int
     cues: int
     edges: int
+    pending_embeddings: int = Field(
+        description="active engrams still waiting for their vector (0: ready for semantic recall)"
+    )
+    pending_cue_embeddings: int = Field(description="cues still waiting for their vector")
     created_at: datetime
 
 
@@ -531,6 +543,8 @@ def present_network(network: CountedNetwork) -> NetworkOut:
         engrams=network.engram_count,
         cues=network.cue_count,
         edges=network.edge_count,
+        pending_embeddings=network.pending_embeddings,
+        pending_cue_embeddings=network.pending_cue_embeddings,
         created_at=network.created_at,
     )
 

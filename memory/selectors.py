@@ -29,6 +29,8 @@ class NetworkCounts(TypedDict):
     engram_count: int  # active engrams
     cue_count: int
     edge_count: int
+    pending_embeddings: int  # active engrams without their vector yet
+    pending_cue_embeddings: int  # cues without theirs (semantic cue matching misses them)
 
 
 if TYPE_CHECKING:
@@ -57,6 +59,8 @@ def networks_for_tenant(*, tenant: Tenant) -> QuerySet[CountedNetwork]:
             engram_count=_count(Engram, status=Engram.Status.ACTIVE),
             cue_count=_count(Cue),
             edge_count=_count(Edge),
+            pending_embeddings=_count(Engram, status=Engram.Status.ACTIVE, embedding__isnull=True),
+            pending_cue_embeddings=_count(Cue, embedding__isnull=True),
         )
         .order_by("key")
     )
@@ -76,14 +80,24 @@ def networks_with_cached_counts(*, tenant: Tenant) -> list[CountedNetwork]:
     rows = cache.get(counts_key(tenant.pk))
     if rows is None:
         rows = [
-            (n.pk, n.key, n.created_at, n.engram_count, n.cue_count, n.edge_count)
+            (
+                n.pk,
+                n.key,
+                n.created_at,
+                NetworkCounts(
+                    engram_count=n.engram_count,
+                    cue_count=n.cue_count,
+                    edge_count=n.edge_count,
+                    pending_embeddings=n.pending_embeddings,
+                    pending_cue_embeddings=n.pending_cue_embeddings,
+                ),
+            )
             for n in networks_for_tenant(tenant=tenant)
         ]
         cache.set(counts_key(tenant.pk), rows, COUNTS_TTL)
     networks = []
-    for pk, key, created_at, engrams, cues, edges in rows:
+    for pk, key, created_at, counts in rows:
         network = Network(pk=pk, tenant=tenant, key=key, created_at=created_at)
-        counts = NetworkCounts(engram_count=engrams, cue_count=cues, edge_count=edges)
         for name, value in counts.items():
             setattr(network, name, value)  # as the annotation of networks_for_tenant would
         networks.append(cast("CountedNetwork", network))

@@ -65,8 +65,15 @@ def _days(later: datetime, earlier: datetime | None) -> float:
     return max((later - earlier).total_seconds() / 86400.0, 0.0)
 
 
+AGREEMENT = 0.5  # how much the other channels add on top of the strongest one
+SALIENCE_SHARE = 0.2  # salience orders among the relevant: 0.8–1.0 of relevance
+
+
 def relevance(c: Candidate, mode: str) -> float:
-    """Noisy-or of the weighted evidence: several channels agreeing beat any single one."""
+    """The strongest channel's weighted evidence, plus part of what the others add (their
+    noisy-or, scaled by AGREEMENT into the room left). One strong channel is never outvoted by
+    several weak ones agreeing: text at 0.9 alone beats three channels at 0.3 (0.48), which a
+    plain noisy-or ranked above it (0.66)."""
     weights = CHANNEL_WEIGHTS.get(mode, CHANNEL_WEIGHTS["balanced"])
     depth_factor = 1.0 if not c.depth else 1.0 / (1.0 + 0.35 * (c.depth - 1))
     parts = (
@@ -75,16 +82,22 @@ def relevance(c: Candidate, mode: str) -> float:
         weights["vector"] * c.vector,
         weights["associative"] * c.associative * depth_factor,
     )
+    clamped = sorted((min(max(part, 0.0), 1.0) for part in parts), reverse=True)
+    strongest, others = clamped[0], clamped[1:]
     miss = 1.0
-    for part in parts:
-        miss *= 1.0 - min(max(part, 0.0), 1.0)
-    return 1.0 - miss
+    for part in others:
+        miss *= 1.0 - part
+    return strongest + (1.0 - strongest) * AGREEMENT * (1.0 - miss)
 
 
 def salience(c: Candidate, now: datetime) -> dict[str, float]:
     type_part = TYPE_WEIGHT.get(c.type, 1.0) / TYPE_WEIGHT["PATTERN"]
     recency = 0.5 ** (_days(now, c.happened_at) / RECENCY_HALF_LIFE_DAYS)
-    bla = base_level_activation(c.access_count, _days(now, c.last_access_at))
+    # One clock: recalled "after" a ``now`` in the past means not yet recalled at ``now``
+    # (an evaluation replaying old questions must not see its own earlier look-ups).
+    accessed = c.last_access_at is not None and c.last_access_at <= now
+    count, last = (c.access_count, c.last_access_at) if accessed else (0, None)
+    bla = base_level_activation(count, _days(now, last))
     bla_part = 1.0 / (1.0 + math.exp(-bla))
     overall = (
         0.25 * type_part
@@ -106,8 +119,8 @@ def salience(c: Candidate, now: datetime) -> dict[str, float]:
 def score(c: Candidate, *, mode: str, now: datetime) -> Scored:
     rel = relevance(c, mode)
     parts = salience(c, now)
-    # Relevance decides, salience orders among the relevant: 0.6–1.0 of relevance.
-    total = rel * (0.6 + 0.4 * parts["salience"])
+    # Relevance decides, salience orders among the relevant
+    total = rel * (1.0 - SALIENCE_SHARE + SALIENCE_SHARE * parts["salience"])
     parts.update(
         relevance=rel, text=c.text, direct=c.direct, vector=c.vector, associative=c.associative
     )

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
@@ -32,7 +33,7 @@ from memory.core.packing import Packable, pack
 from memory.core.ranking import Candidate, rounded, score, select
 from memory.core.text import content_lemmas
 from memory.embeddings import query_vector
-from memory.models import Engram, Network, RecallEvent
+from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
 from memory.selectors import known_networks, network_find, unknown_network
 from tenants.models import Tenant
 
@@ -59,13 +60,14 @@ class RecallOptions:
 
     @classmethod
     def of(cls, request: RecallIn, *, record: bool = True, source: str = "api") -> RecallOptions:
+        """``record`` False overrides the request's (the dashboard always only looks)."""
         return cls(
             mode=request.mode,
             k=request.k,
             token_budget=request.token_budget,
             now=request.now,
             channels=frozenset(request.channels),
-            record=record,
+            record=record and request.record,
             source=source,
         )
 
@@ -286,7 +288,7 @@ def _out_edges(network: Network) -> OutEdges:
     return out_edges
 
 
-SEED_LINKS = 200  # newest engrams read per query cue
+SEED_LINKS = 1000  # engrams read per query cue (newest first past that: a hub)
 SPREAD_LINKS = 25  # ... per cue reached by spreading
 SPREAD_CUES = 40  # strongest spread cues considered for candidates
 
@@ -343,44 +345,85 @@ def _by_activation(
     return dict(ranked[:CANDIDATES_PER_CHANNEL])
 
 
-TEXT_RARE_TERMS = 3
+TEXT_DF_CAP = 2000  # a word in more engrams still scores (low IDF) but finds no candidates
+BM25_K1, BM25_B = 1.2, 0.75
+STATS_TTL = 60  # seconds the network's size and mean length are cached
 
 
-def _by_text(network: Network, query: str, lemma_df: dict[str, int]) -> list[int]:
-    """Engrams with every query word (a cheap AND on the full-text index); when those are few,
-    also engrams with any of the rarest words — never an OR over common words, whose matches
-    grow with the network. No SQL ranking: scoring is IDF-weighted word coverage, from the terms
-    already fetched for every candidate."""
-    found = _text_query(network, query, every=True)
-    if len(found) < CANDIDATES_PER_CHANNEL // 3:
-        rare = sorted((df, term) for term, df in lemma_df.items() if df > 0)[:TEXT_RARE_TERMS]
-        if rare and len(lemma_df) > 1:
-            words = " ".join(term for _, term in rare)
-            found += [i for i in _text_query(network, words, every=False) if i not in set(found)]
-    return found
-
-
-def _text_query(network: Network, text: str, *, every: bool) -> list[int]:
-    """The tsquery is built from literal parameters so the planner folds it into a constant and
-    uses the full-text index. No ORDER BY: the scan stops after LIMIT matches, so words found in
-    a tenth of a big network cost as little as rare ones (ranking happens on the candidates)."""
-    if every:
-        tsquery, params = "plainto_tsquery('english', %s)", [text]
-    else:
-        words = text.split()
-        tsquery = " || ".join(["plainto_tsquery('english', %s)"] * len(words))
-        params = words
+def _network_stats(network: Network) -> tuple[int, float]:
+    """Active engrams and their mean token count: BM25's N and average length."""
+    key = f"memory:stats:{network.tenant_id}:{network.pk}"
+    cached = cache.get(key)
+    if cached:
+        return int(cached[0]), float(cached[1])
     with connection.cursor() as cursor:
         cursor.execute(
+            "SELECT count(*), coalesce(avg(token_count), 1) FROM memory_engram "
+            "WHERE tenant_id = %s AND network_id = %s AND status = 'active'",
+            [network.tenant_id, network.pk],
+        )
+        count, mean = cursor.fetchone()
+    stats = (int(count), max(float(mean), 1.0))
+    cache.set(key, stats, STATS_TTL)
+    return stats
+
+
+def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
+    """BM25 over every word of the query (Postgres's English lexemes: stemmed, stop words
+    out), ranked in SQL. Document frequencies are counted per query word, each count stopping
+    at TEXT_DF_CAP: words rarer than that find the candidates, every word scores them. A term
+    counts once per engram (chat messages rarely repeat a word). Returns {engram id: BM25
+    score} and the score of an engram of average length holding every query word (to scale
+    scores into [0, 1])."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT lexeme FROM unnest(to_tsvector(%s::regconfig, %s)) ORDER BY lexeme",
+            [SEARCH_CONFIG, query],
+        )
+        lexemes = [row[0] for row in cursor.fetchall()][:MAX_QUERY_TERMS]
+        if not lexemes:
+            return {}, 1.0
+        quoted = ["'" + lexeme.replace("'", "''") + "'" for lexeme in lexemes]
+        counts = ", ".join(
+            "(SELECT count(*) FROM (SELECT 1 FROM memory_engram WHERE tenant_id = %s "
+            "AND network_id = %s AND status = 'active' AND search @@ %s::tsquery LIMIT %s) c)"
+            for _ in lexemes
+        )
+        params: list[str | int | float] = []
+        for term in quoted:
+            params += [network.tenant_id, network.pk, term, TEXT_DF_CAP]
+        cursor.execute(f"SELECT {counts}", params)
+        dfs = [int(df) for df in cursor.fetchone()]
+        total, mean_length = _network_stats(network)
+        total = max(total, max(dfs))
+        weights = [math.log(1 + (total - df + 0.5) / (df + 0.5)) if df else 0.0 for df in dfs]
+        finders = [i for i, df in enumerate(dfs) if 0 < df < TEXT_DF_CAP]
+        if not finders:  # every word is everywhere: the least common ones still find
+            finders = sorted((i for i, df in enumerate(dfs) if df), key=lambda i: dfs[i])[:2]
+        if not finders:
+            return {}, 1.0
+        scoring = [i for i, weight in enumerate(weights) if weight > 0]
+        matched = " + ".join("%s * (search @@ %s::tsquery)::int" for _ in scoring) or "0"
+        found = " || ".join("%s::tsquery" for _ in finders)
+        params = []
+        for i in scoring:
+            params += [weights[i], quoted[i]]
+        params += [BM25_K1 + 1, BM25_K1, BM25_B, BM25_B, mean_length]
+        params += [network.tenant_id, network.pk, *(quoted[i] for i in finders)]
+        params.append(CANDIDATES_PER_CHANNEL)
+        cursor.execute(
             f"""
-            SELECT id FROM memory_engram
+            SELECT id, ({matched}) * %s / (1 + %s * (1 - %s + %s * token_count / %s)) AS bm25
+              FROM memory_engram
              WHERE tenant_id = %s AND network_id = %s AND status = 'active'
-               AND search @@ ({tsquery})
+               AND search @@ ({found})
+             ORDER BY bm25 DESC, id DESC
              LIMIT %s
             """,
-            [network.tenant_id, network.pk, *params, CANDIDATES_PER_CHANNEL],
+            params,
         )
-        return [row[0] for row in cursor.fetchall()]
+        ideal = sum(weights) * (BM25_K1 + 1) / (1 + BM25_K1) or 1.0
+        return {row[0]: float(row[1]) for row in cursor.fetchall()}, ideal
 
 
 def _by_vector(network: Network, vector: str) -> dict[int, float]:
@@ -417,16 +460,15 @@ def _run(
     cues = activation.cues if activation else {}
     df = _describe_cues(network, cues)
     by_act = _by_activation(network, cues, df) if activation else {}
-    by_text = _by_text(network, query, lemma_df) if query and "text" in options.channels else []
+    by_text, ideal_text = (
+        _by_text(network, query) if query and "text" in options.channels else ({}, 1.0)
+    )
     vector = (
         query_vector(query, network.tenant_id) if query and "vector" in options.channels else None
     )
     by_vec = _by_vector(network, vector) if vector else {}
     ids = set(by_act) | set(by_text) | set(by_vec)
     rows = _rows(network, ids)
-    query_weights = {term: idf(df) for term, df in lemma_df.items()}
-    weight_total = sum(query_weights.values()) or 1.0
-    in_text = set(by_text)
     candidates = []
     for engram in rows:
         lemmas = frozenset(engram.terms)
@@ -441,9 +483,8 @@ def _run(
             token_count=engram.token_count,
             lemmas=lemmas,
         )
-        if engram.pk in in_text:
-            covered = sum(w for term, w in query_weights.items() if term in lemmas)
-            candidate.text = covered / weight_total
+        if engram.pk in by_text:
+            candidate.text = min(by_text[engram.pk] / ideal_text, 1.0)
             candidate.channels.add("text")
         if engram.pk in by_vec:
             sim = by_vec[engram.pk]

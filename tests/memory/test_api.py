@@ -146,9 +146,34 @@ def test_networks_list_their_counts(cast: Cast) -> None:
     remember(api, [{"content": "a b c", "schema": ["a1", "b1", "c1"]}], network="n1")
     networks = api.get("/api/v1/networks/").json()["networks"]
     assert networks == [
-        {"key": "n1", "engrams": 1, "cues": 3, "edges": 6, "created_at": networks[0]["created_at"]}
+        {
+            "key": "n1",
+            "engrams": 1,
+            "cues": 3,
+            "edges": 6,
+            # nothing embeds here (no worker in this test): all of it still waits
+            "pending_embeddings": 1,
+            "pending_cue_embeddings": 3,
+            "created_at": networks[0]["created_at"],
+        }
     ]
     assert api.get("/api/v1/networks/n1").json()["cues"] == 3
+
+
+def test_a_network_says_when_its_vectors_are_ready(cast: Cast) -> None:
+    from memory.models import Engram, Network
+    from memory.services.embedding import embed_missing
+    from tenants import rls
+
+    api = client_for(cast)
+    remember(api, [{"content": "Maya prefers green tea"}], network="ready")
+    assert api.get("/api/v1/networks/ready").json()["pending_embeddings"] == 1
+    with rls.tenant_scope(cast.tenant.pk):
+        network = Network.objects.get(tenant=cast.tenant, key="ready")
+        ids = list(Engram.objects.filter(network=network).values_list("pk", flat=True))
+    embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=ids)
+    ready = api.get("/api/v1/networks/ready").json()
+    assert ready["pending_embeddings"] == 0 and ready["pending_cue_embeddings"] == 0
 
 
 def test_prime_over_rest(cast: Cast) -> None:

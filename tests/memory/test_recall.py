@@ -212,3 +212,65 @@ def test_channels_can_be_switched_for_baselines(cast: Cast) -> None:
     vector_only = recall(cast, "which port does the cache use", channels=frozenset({"vector"}))
     assert vector_only.engrams
     assert all(e.why.channels == ("vector",) for e in vector_only.engrams)
+
+
+# --- issue 10: causes that must not come back ----------------------------------------------
+
+
+def test_the_text_channel_ranks_by_rare_words_and_finds_words_that_are_no_concept(
+    cast: Cast,
+) -> None:
+    """BM25 over every word: no AND of all query words, no dropping of words that never became
+    cues (the schema here leaves "gazebo" out), rarer words weigh more."""
+    filler = [{"content": f"We talked about the garden plan number {i}"} for i in range(30)]
+    target = {"content": "We built a gazebo in the garden", "schema": ["garden"]}
+    store(cast, [*filler, target], embed=False)
+    mind = recall(cast, "when did we build the gazebo", channels=frozenset({"text"}))
+    assert contents(mind)[0] == target["content"]
+    assert mind.engrams[0].why.parts["text"] > 0.3
+
+
+def test_a_strong_text_hit_is_not_outranked_by_weak_agreement(cast: Cast) -> None:
+    store(
+        cast,
+        [
+            {"content": "Invoice 88412 was paid by wire transfer on Monday"},
+            *({"content": f"Payment note {i}: paid, monday, transfer pending"} for i in range(8)),
+        ],
+    )
+    mind = recall(cast, "invoice 88412")
+    assert contents(mind)[0].startswith("Invoice 88412")
+
+
+def test_a_speakers_label_is_not_a_concept(cast: Cast) -> None:
+    store(
+        cast,
+        [{"content": f"Maya: message number {i} about the quarterly budget"} for i in range(5)],
+        embed=False,
+    )
+    with rls.tenant_scope(cast.tenant.pk):
+        words = set(Cue.objects.filter(tenant=cast.tenant).values_list("word", flat=True))
+    assert "Maya" not in words and "budget" in words
+    # the text still holds the name: a question about Maya finds her messages
+    assert recall(cast, "what did Maya say", channels=frozenset({"text"})).engrams
+
+
+def test_recall_can_look_without_touching(cast: Cast) -> None:
+    store(cast, FACTS)
+    recall(cast, "redis", record=False)
+    with rls.tenant_scope(cast.tenant.pk):
+        assert not Engram.objects.filter(tenant=cast.tenant, recall_count__gt=0).exists()
+    recall(cast, "redis")
+    with rls.tenant_scope(cast.tenant.pk):
+        assert Engram.objects.filter(tenant=cast.tenant, recall_count__gt=0).exists()
+
+
+def test_accesses_after_now_do_not_count_at_now(cast: Cast) -> None:
+    """One clock: recalled today, a memory has not been recalled as of last year."""
+    store(cast, FACTS)
+    recall(cast, "redis")  # touches the Redis engram now
+    past = timezone.now() - timedelta(days=365)
+    mind = recall(cast, "redis", now=past, record=False)
+    redis = next(e for e in mind.engrams if e.content.startswith("Redis"))
+    untouched = recall(cast, "staging database", now=past, record=False).engrams[0]
+    assert redis.why.parts["base_level"] == untouched.why.parts["base_level"]
