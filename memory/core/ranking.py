@@ -48,6 +48,7 @@ class Candidate:
     direct: float = 0.0  # IDF-weighted share of the query's cues it is filed under
     associative: float = 0.0  # noisy-or of spread energy on its other cues
     depth: int | None = None  # hops from a seed to its nearest activated cue
+    in_window: bool | None = None  # inside the time the question names (None: it names none)
     channels: set[str] = field(default_factory=set)
     embedding: Sequence[float] | None = None
 
@@ -67,6 +68,7 @@ def _days(later: datetime, earlier: datetime | None) -> float:
 
 AGREEMENT = 0.5  # how much the other channels add on top of the strongest one
 SALIENCE_SHARE = 0.2  # salience orders among the relevant: 0.8–1.0 of relevance
+WINDOW_BOOST = 0.3  # a memory from the time the question names, over one from another time
 
 
 def relevance(c: Candidate, mode: str) -> float:
@@ -121,6 +123,9 @@ def score(c: Candidate, *, mode: str, now: datetime) -> Scored:
     parts = salience(c, now)
     # Relevance decides, salience orders among the relevant
     total = rel * (1.0 - SALIENCE_SHARE + SALIENCE_SHARE * parts["salience"])
+    if c.in_window is not None:
+        parts["in_window"] = float(c.in_window)
+        total *= 1.0 + WINDOW_BOOST if c.in_window else 1.0
     parts.update(
         relevance=rel, text=c.text, direct=c.direct, vector=c.vector, associative=c.associative
     )

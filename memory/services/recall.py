@@ -32,6 +32,7 @@ from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
 from memory.core.ranking import Candidate, rounded, score, select
 from memory.core.text import content_lemmas
+from memory.core.when import window_in
 from memory.embeddings import query_vector
 from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
 from memory.selectors import known_networks, network_find, unknown_network
@@ -494,6 +495,10 @@ def _run(
             candidate.direct, candidate.associative, candidate.depth, _ = by_act[engram.pk]
             candidate.channels.add("activation")
         candidates.append((engram, candidate))
+    window = window_in(query, now) if query else None
+    if window is not None:
+        for engram, candidate in candidates:
+            candidate.in_window = window.holds(engram.happened_at)
     scored = [score(c, mode=options.mode, now=now) for _, c in candidates]
     chosen, mind.suppressed = select(scored, options.k)
     engrams = {engram.pk: engram for engram, _ in candidates}

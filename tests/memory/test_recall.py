@@ -274,3 +274,19 @@ def test_accesses_after_now_do_not_count_at_now(cast: Cast) -> None:
     redis = next(e for e in mind.engrams if e.content.startswith("Redis"))
     untouched = recall(cast, "staging database", now=past, record=False).engrams[0]
     assert redis.why.parts["base_level"] == untouched.why.parts["base_level"]
+
+
+def test_a_time_in_the_question_prefers_memories_from_then(cast: Cast) -> None:
+    store(
+        cast,
+        [
+            {"content": "I bought running shoes", "occurred_at": "2022-04-12T10:00:00Z"},
+            {"content": "I bought hiking shoes", "occurred_at": "2022-09-03T10:00:00Z"},
+        ],
+    )
+    now = timezone.now()
+    mind = recall(cast, "what shoes did I buy in April 2022", now=now, record=False)
+    assert contents(mind)[0] == "I bought running shoes"
+    assert mind.engrams[0].why.parts["in_window"] == 1.0
+    mind = recall(cast, "what shoes did I buy in September 2022", now=now, record=False)
+    assert contents(mind)[0] == "I bought hiking shoes"

@@ -100,12 +100,20 @@ def test_packing_never_exceeds_the_budget_and_reports_the_real_count() -> None:
         assert packed.tokens == estimate_tokens(packed.text)
 
 
-def test_packing_prefers_value_per_token_and_keeps_rank_order() -> None:
-    big = Packable(1, "PATTERN", "long " * 200, 0.9, 200)
-    small = [Packable(i, "ATOMIC", f"fact {i}", 0.5, 3) for i in range(2, 6)]
-    packed = pack([big, *small], budget=60)
-    assert 1 not in packed.ids and len(packed.ids) == 4
-    assert list(packed.ids) == sorted(packed.ids)
+def test_packing_keeps_rank_order_and_skips_what_does_not_fit() -> None:
+    """The best memory goes in even when it is long (trading it for several short weak ones
+    dropped 171 of 1,218 gold hits); a memory too long for what is left is skipped."""
+    big = Packable(1, "PATTERN", "long " * 40, 0.9, 40)
+    too_big = Packable(2, "PATTERN", "huge " * 500, 0.8, 500)
+    small = [Packable(i, "ATOMIC", f"fact {i}", 0.5, 3) for i in range(3, 7)]
+    packed = pack([big, too_big, *small], budget=150)
+    assert packed.ids == (1, 3, 4, 5, 6)
+
+
+def test_packing_leaves_out_padding_under_the_relevance_floor() -> None:
+    items = [Packable(1, "ATOMIC", "strong", 0.8, 2), Packable(2, "ATOMIC", "weak", 0.03, 2)]
+    assert pack(items, budget=100).ids == (1,)
+    assert pack([Packable(3, "ATOMIC", "faint", 0.04, 2)], budget=100).ids == ()
 
 
 def test_items_held_back_by_a_quota_are_still_deduplicated() -> None:
