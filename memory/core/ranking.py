@@ -150,7 +150,13 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / (na * nb) if na and nb else 0.0
 
 
-def is_near_duplicate(a: Candidate, b: Candidate) -> bool:
+def is_near_duplicate(
+    a: Candidate, b: Candidate, twins: frozenset[frozenset[int]] = frozenset()
+) -> bool:
+    """Same words (Jaccard of lemmas), the same meaning by vectors held on the candidates, or
+    a pair the caller found close by their stored vectors (``twins``)."""
+    if frozenset((a.id, b.id)) in twins:
+        return True
     if (
         a.embedding is not None
         and b.embedding is not None
@@ -160,7 +166,9 @@ def is_near_duplicate(a: Candidate, b: Candidate) -> bool:
     return jaccard(a.lemmas, b.lemmas) >= DUPLICATE_JACCARD
 
 
-def select(scored: Iterable[Scored], k: int) -> tuple[list[Scored], int]:
+def select(
+    scored: Iterable[Scored], k: int, twins: frozenset[frozenset[int]] = frozenset()
+) -> tuple[list[Scored], int]:
     """The top ``k`` by score under type quotas, without near-duplicates; and how many were
     suppressed as duplicates. Quotas only limit while other types can fill the slots."""
     ordered = sorted(scored, key=lambda s: (-s.score, s.candidate.id))
@@ -174,7 +182,7 @@ def select(scored: Iterable[Scored], k: int) -> tuple[list[Scored], int]:
             break
         if item.score <= 0:
             continue
-        if any(is_near_duplicate(item.candidate, c.candidate) for c in chosen):
+        if any(is_near_duplicate(item.candidate, c.candidate, twins) for c in chosen):
             suppressed += 1
             continue
         kind = item.candidate.type
@@ -186,7 +194,7 @@ def select(scored: Iterable[Scored], k: int) -> tuple[list[Scored], int]:
     for item in overflow:  # quotas never leave slots empty
         if len(chosen) >= k:
             break
-        if any(is_near_duplicate(item.candidate, c.candidate) for c in chosen):
+        if any(is_near_duplicate(item.candidate, c.candidate, twins) for c in chosen):
             suppressed += 1
             continue
         chosen.append(item)

@@ -30,7 +30,7 @@ from memory.core.activation import MODES, OutEdges, path_to, spread
 from memory.core.hebbian import base_level_activation
 from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
-from memory.core.ranking import Candidate, rounded, score, select
+from memory.core.ranking import DUPLICATE_COSINE, Candidate, Scored, rounded, score, select
 from memory.core.text import content_lemmas
 from memory.core.when import window_in
 from memory.embeddings import query_vector
@@ -500,7 +500,7 @@ def _run(
         for engram, candidate in candidates:
             candidate.in_window = window.holds(engram.happened_at)
     scored = [score(c, mode=options.mode, now=now) for _, c in candidates]
-    chosen, mind.suppressed = select(scored, options.k)
+    chosen, mind.suppressed = select(scored, options.k, _twins(network, scored, options.k))
     engrams = {engram.pk: engram for engram, _ in candidates}
     mind.cues = sorted(cues.values(), key=lambda c: (-c.energy, c.id))
     mind.connections = [c for c in activation.connections if c.target in cues] if activation else []
@@ -530,6 +530,27 @@ def _run(
         options.token_budget,
     )
     mind.context, mind.context_tokens, mind.context_ids = packed.text, packed.tokens, packed.ids
+
+
+def _twins(network: Network, scored: list[Scored], k: int) -> frozenset[frozenset[int]]:
+    """Pairs among the best candidates whose stored vectors are near-identical (cosine at least
+    DUPLICATE_COSINE): the same memory in other words, which word overlap misses."""
+    best = sorted(scored, key=lambda s: -s.score)[: 3 * k]
+    ids = [s.candidate.id for s in best]
+    if len(ids) < 2:
+        return frozenset()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT a.id, b.id FROM memory_engram a JOIN memory_engram b
+                ON b.tenant_id = a.tenant_id AND b.network_id = a.network_id AND b.id > a.id
+             WHERE a.tenant_id = %s AND a.network_id = %s AND a.id = ANY(%s) AND b.id = ANY(%s)
+               AND a.embedding IS NOT NULL AND b.embedding IS NOT NULL
+               AND a.embedding <=> b.embedding <= %s
+            """,
+            [network.tenant_id, network.pk, ids, ids, 1 - DUPLICATE_COSINE],
+        )
+        return frozenset(frozenset(pair) for pair in cursor.fetchall())
 
 
 def _describe_cues(network: Network, cues: dict[int, ActivatedCue]) -> dict[int, int]:

@@ -290,3 +290,17 @@ def test_a_time_in_the_question_prefers_memories_from_then(cast: Cast) -> None:
     assert mind.engrams[0].why.parts["in_window"] == 1.0
     mind = recall(cast, "what shoes did I buy in September 2022", now=now, record=False)
     assert contents(mind)[0] == "I bought hiking shoes"
+
+
+def test_the_same_memory_in_other_words_comes_back_once(cast: Cast) -> None:
+    store(
+        cast,
+        [
+            {"content": "Maya prefers TypeScript with strict mode for frontend work"},
+            {"content": "Maya prefers TypeScript, strict mode, frontend"},
+            {"content": "Maya drinks green tea every morning"},
+        ],
+    )
+    mind = recall(cast, "which language does Maya prefer for the frontend")
+    typescript = [e for e in mind.engrams if "TypeScript" in e.content]
+    assert len(typescript) == 1 and mind.suppressed == 1
