@@ -427,7 +427,9 @@ class CueOut(Output):
     energy: float
     depth: int = Field(description="0 for a query's own concept, n for n hops away")
     parent: int | None = Field(description="the concept it was reached from")
-    seed: str | None = Field(description="how a starting concept matched: exact, fuzzy, ...")
+    seed: str | None = Field(
+        description="how a starting concept matched: exact, alias, fuzzy, semantic, prime, hub"
+    )
 
 
 class ConnectionOut(Output):

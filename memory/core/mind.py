@@ -12,7 +12,7 @@ class ActivatedCue:
     energy: float
     depth: int  # 0 for a seed (a query word's cue), n for n hops away
     parent: int | None = None  # the cue it was reached from, for paths
-    seed_via: str = ""  # exact | fuzzy | semantic | prime | hub (seeds only)
+    seed_via: str = ""  # exact | alias | fuzzy | semantic | prime | hub (seeds only)
 
 
 @dataclass(frozen=True)

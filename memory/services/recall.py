@@ -40,7 +40,9 @@ from tenants.models import Tenant
 
 CHANNELS = frozenset({"text", "vector", "activation"})
 CANDIDATES_PER_CHANNEL = 80
-FUZZY_MIN = 0.35  # trigram similarity for a query word to count as a cue
+FUZZY_MIN = 0.55  # trigram similarity for a query word to count as a cue (0.35 took
+# "likely" for "unlikely" and "child" for "chill")
+ALIAS_ENERGY = 0.8  # "Falcon" in the query seeds "Project Falcon" (and a name's other parts)
 SEMANTIC_MIN = 0.55  # cosine for a cue to be a semantic match of the query
 VECTOR_FLOOR = 0.2  # MiniLM cosine below this says "unrelated"
 PRIME_TTL_SECONDS = 30 * 60
@@ -203,6 +205,17 @@ def _seeds(
             for cue_id, cue_lemma, word, count in found:
                 seeds[cue_id] = (word, 1.0, "exact")
                 lemma_df[cue_lemma] = int(count)
+            # names that contain a query word: "falcon" reaches "project falcon"
+            words = [t for t in terms if len(t) >= 4 and not t.isdigit()]
+            if words:
+                patterns = [p for t in words for p in (f"% {t}", f"{t} %", f"% {t} %")]
+                cursor.execute(
+                    "SELECT id, word FROM memory_cue WHERE tenant_id = %s AND network_id = %s "
+                    "AND lemma LIKE ANY(%s) ORDER BY engram_count DESC LIMIT %s",
+                    [network.tenant_id, network.pk, patterns, 2 * len(words)],
+                )
+                for cue_id, word in cursor.fetchall():
+                    seeds.setdefault(cue_id, (word, ALIAS_ENERGY, "alias"))
             # typos of short words match too much; numbers are exact or nothing
             missing = sorted(
                 t for t in set(terms) - {row[1] for row in found} if len(t) >= 4 and not t.isdigit()
@@ -631,7 +644,7 @@ def _touch(network: Network, mind: Mind, seeds: Mapping[int, tuple[str, float, s
     order, and cues in lemma order: the orders remember takes them in."""
     now = timezone.now()
     seed_ids = sorted(
-        cid for cid, (_, _, via) in seeds.items() if via in {"exact", "fuzzy", "semantic"}
+        cid for cid, (_, _, via) in seeds.items() if via in {"exact", "alias", "fuzzy", "semantic"}
     )
     engram_ids = sorted(e.id for e in mind.engrams)
     with connection.cursor() as cursor:

@@ -304,3 +304,27 @@ def test_the_same_memory_in_other_words_comes_back_once(cast: Cast) -> None:
     mind = recall(cast, "which language does Maya prefer for the frontend")
     typescript = [e for e in mind.engrams if "TypeScript" in e.content]
     assert len(typescript) == 1 and mind.suppressed == 1
+
+
+def test_a_word_reaches_the_names_that_contain_it(cast: Cast) -> None:
+    store(
+        cast,
+        [
+            {"content": "Anna approves Project Falcon budget changes above 5000 EUR"},
+            {"content": "The team lunch is on Thursday"},
+        ],
+        embed=False,
+    )
+    mind = recall(cast, "who approves falcon spending", channels=frozenset({"activation"}))
+    seeds = {c.word: c.seed_via for c in mind.cues if c.depth == 0}
+    assert seeds.get("Project Falcon") == "alias"
+    assert contents(mind)[0].startswith("Anna approves Project Falcon")
+
+
+def test_a_fuzzy_match_is_a_typo_not_another_word(cast: Cast) -> None:
+    store(
+        cast, [{"content": "It is unlikely to rain", "schema": ["unlikely", "rain"]}], embed=False
+    )
+    mind = recall(cast, "likely", channels=frozenset({"activation"}))
+    assert mind.engrams == []
+    assert recall(cast, "rainn", channels=frozenset({"activation"})).engrams  # a typo
