@@ -13,7 +13,8 @@ BATCH = 64
 
 
 def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> int:
-    """Embed the listed engrams that still lack a vector, and the network's unembedded cues.
+    """Embed the listed engrams that still lack a vector, and the unembedded cues they are
+    filed under (only theirs: two tasks of one network then rarely embed the same cues).
 
     Reads and writes are short tenant-scoped transactions; the model runs between them, so a
     slow embedding never holds a row lock that remember or recall would wait for.
@@ -32,7 +33,13 @@ def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> 
             done += _store(tenant_id, model.model_id, chunk, vectors)
     with rls.tenant_scope(tenant_id):
         cues = list(
-            Cue.objects.filter(tenant_id=tenant_id, network_id=network_id, embedding__isnull=True)
+            Cue.objects.filter(
+                tenant_id=tenant_id,
+                network_id=network_id,
+                embedding__isnull=True,
+                engram_links__engram_id__in=engram_ids,
+            )
+            .distinct()
             .only("id", "word")
             .order_by("id")[:5000]
         )

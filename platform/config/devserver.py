@@ -136,6 +136,10 @@ def _wait_healthy(url: str, children: list[Child], timeout: float = 90) -> None:
     raise SystemExit(f"{url} did not answer within {timeout:.0f}s")
 
 
+CORES = os.cpu_count() or 1
+WORKER_PROCESSES = 2
+
+
 def _celery(*args: str) -> list[str]:
     return [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", *args]
 
@@ -179,14 +183,15 @@ def main() -> int:
                     "--queues",
                     ",".join([names["default"], names["embeddings"], names["maintenance"]]),
                     "--concurrency",
-                    "2",
+                    str(WORKER_PROCESSES),
                     "--hostname",
                     "work@%h",
                     "--beat",
                     "--schedule",
                     str(var_dir(PROFILE) / "beat-schedule"),
                 ),
-                env,
+                # the pool's processes share the cores: one ONNX thread each, not two each
+                {"EMBEDDINGS_THREADS": str(max(1, CORES // WORKER_PROCESSES)), **env},
                 logs / "worker.log",
             ),
             Child(
