@@ -397,7 +397,7 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
         lexemes = [row[0] for row in cursor.fetchall()][:MAX_QUERY_TERMS]
         if not lexemes:
             return {}, 1.0
-        quoted = ["'" + lexeme.replace("'", "''") + "'" for lexeme in lexemes]
+        quoted = ["'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes]
         counts = ", ".join(
             "(SELECT count(*) FROM (SELECT 1 FROM memory_engram WHERE tenant_id = %s "
             "AND network_id = %s AND status = 'active' AND search @@ %s::tsquery LIMIT %s) c)"

@@ -328,3 +328,11 @@ def test_a_fuzzy_match_is_a_typo_not_another_word(cast: Cast) -> None:
     mind = recall(cast, "likely", channels=frozenset({"activation"}))
     assert mind.engrams == []
     assert recall(cast, "rainn", channels=frozenset({"activation"})).engrams  # a typo
+
+
+@pytest.mark.parametrize(
+    "query", ["a\\b c'd", "it's O'Brien's", "100% & more | !not", "(x) <-> y:*"]
+)
+def test_the_text_channel_takes_any_query(cast: Cast, query: str) -> None:
+    store(cast, [{"content": "O'Brien's plan: 100% more, not less (x) y"}], embed=False)
+    recall(cast, query, channels=frozenset({"text"}))  # no error from the tsquery syntax
