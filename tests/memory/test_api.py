@@ -193,3 +193,21 @@ def test_the_engram_list_runs_a_fixed_number_of_queries(
     api.get("/api/v1/engrams")  # touches the key once
     with django_assert_num_queries(7):
         assert len(api.get("/api/v1/engrams", {"limit": 50}).json()["engrams"]) == rows
+
+
+def test_recall_over_rest_can_look_without_touching_and_names_its_context(cast: Cast) -> None:
+    api = client_for(cast)
+    remember(api, [{"content": "Redis listens on 6379"}, {"content": "Postgres listens on 5432"}])
+    looked = api.post("/api/v1/recall", {"query": "redis", "record": False}, format="json").json()
+    assert looked["context_ids"] and looked["context_ids"][0] == looked["engrams"][0]["id"]
+    assert all(f"#{i}]" in looked["context"] for i in looked["context_ids"])
+    from memory.models import Engram
+    from tenants import rls
+
+    with rls.tenant_scope(cast.tenant.pk):
+        assert not Engram.objects.filter(tenant=cast.tenant, recall_count__gt=0).exists()
+    api.post("/api/v1/recall", {"query": "redis"}, format="json")
+    with rls.tenant_scope(cast.tenant.pk):
+        assert Engram.objects.filter(tenant=cast.tenant, recall_count__gt=0).exists()
+    refused = api.post("/api/v1/recall", {"query": "redis", "record": "no"}, format="json")
+    assert refused.status_code == 400
