@@ -68,8 +68,13 @@ def parse_date(text: str) -> datetime:
 
 
 def turns_of(question: dict, sessions: dict) -> list[dict]:
+    """The haystack's turns in order; a session listed twice in a haystack is read once."""
     out = []
+    seen: set[str] = set()
     for sid, date in zip(question["haystack_session_ids"], question["haystack_dates"], strict=True):
+        if sid in seen:
+            continue
+        seen.add(sid)
         for index, turn in enumerate(sessions[sid]):
             out.append(
                 {
