@@ -237,6 +237,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--budget", type=int, default=2000, help="context tokens")
     parser.add_argument(
+        "--ablation", action="store_true", help="also Mnemo with one channel left out, and alone"
+    )
+    parser.add_argument(
         "--index", default="", help="build name: a new one remembers every haystack again"
     )
     args = parser.parse_args()
@@ -266,6 +269,12 @@ def main() -> None:
         with rls.tenant_scope(0):
             tenant = tenant_create(name="LongMemEval", slug="lme", owner=owner)
     actor = Actor.system("longmemeval")
+    every = frozenset({"text", "vector", "activation"})
+    variants = {"mnemo": every}
+    if args.ablation:
+        for channel in sorted(every):
+            variants[f"-{channel}"] = every - {channel}
+            variants[f"{channel} only"] = frozenset({channel})
     ks = [5, 10]
     totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     by_type: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -279,16 +288,20 @@ def main() -> None:
         index_of = {engram_id: i for i, engram_id in enumerate(ids)}
         tokens = [estimate_tokens(t["content"]) for t in turns]
         now = parse_date(question["question_date"])
-        with rls.tenant_scope(tenant.pk):
-            mind = network_recall(
-                tenant=tenant,
-                actor=actor,
-                network_key=key,
-                query=question["question"],
-                # looking without touching: a bench run must not change the next one's ranking
-                options=RecallOptions(k=50, token_budget=100_000, now=now, record=False),
-            )
-        ranked = {"mnemo": [index_of[e.id] for e in mind.engrams]}
+        ranked = {}
+        for method, channels in variants.items():
+            with rls.tenant_scope(tenant.pk):
+                mind = network_recall(
+                    tenant=tenant,
+                    actor=actor,
+                    network_key=key,
+                    query=question["question"],
+                    # looking without touching: a run must not change the next one's ranking
+                    options=RecallOptions(
+                        k=50, token_budget=100_000, now=now, record=False, channels=channels
+                    ),
+                )
+            ranked[method] = [index_of[e.id] for e in mind.engrams]
         bm25 = BM25([content_lemmas(t["content"]) for t in turns])
         scores = bm25.scores(content_lemmas(question["question"]))
         ranked["bm25"] = sorted(range(len(turns)), key=lambda i: -scores[i])[:50]
@@ -309,10 +322,10 @@ def main() -> None:
         f"\nLongMemEval_S, {len(questions)} questions (seed {args.seed}), "
         f"budget {args.budget} tokens\n"
     )
-    print(f"{'method':<8}" + "".join(f"{n:>18}" for n in names))
-    for method in ("mnemo", "bm25", "dense", "hybrid"):
+    print(f"{'method':<16}" + "".join(f"{n:>18}" for n in names))
+    for method in [*variants, "bm25", "dense", "hybrid"]:
         row = totals[method]
-        print(f"{method:<8}" + "".join(f"{sum(row[n]) / len(row[n]):>18.3f}" for n in names))
+        print(f"{method:<16}" + "".join(f"{sum(row[n]) / len(row[n]):>18.3f}" for n in names))
     print("\nsession@10 by question type:")
     types = sorted({key.split("|")[0] for key in by_type})
     print(f"{'type':<28}" + "".join(f"{m:>10}" for m in ("mnemo", "bm25", "dense", "hybrid")))

@@ -66,7 +66,9 @@ def _days(later: datetime, earlier: datetime | None) -> float:
     return max((later - earlier).total_seconds() / 86400.0, 0.0)
 
 
-AGREEMENT = 0.5  # how much the other channels add on top of the strongest one
+AGREEMENT = (
+    0.8  # how much the other channels add on top of the strongest one (tuned: see DECISIONS)
+)
 SALIENCE_SHARE = 0.2  # salience orders among the relevant: 0.8–1.0 of relevance
 WINDOW_BOOST = 0.3  # a memory from the time the question names, over one from another time
 
