@@ -17,6 +17,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -359,7 +360,9 @@ def _by_activation(
     return dict(ranked[:CANDIDATES_PER_CHANNEL])
 
 
-TEXT_DF_CAP = 2000  # a word in more engrams still scores (low IDF) but finds no candidates
+TEXT_DF_CAP = 1000  # a word in more engrams still scores (low IDF) but finds no candidates
+TEXT_FINDERS = 4  # the rarest words of the query find the candidates
+DF_TTL = 300  # seconds a word's document frequency is cached (it moves slowly)
 BM25_K1, BM25_B = 1.2, 0.75
 STATS_TTL = 60  # seconds the network's size and mean length are cached
 
@@ -382,6 +385,30 @@ def _network_stats(network: Network) -> tuple[int, float]:
     return stats
 
 
+def _document_frequencies(
+    cursor: Any, network: Network, lexemes: list[str], quoted: list[str]
+) -> list[int]:
+    """How many active engrams hold each word, up to TEXT_DF_CAP: from the cache, else counted
+    (one statement for the words not cached)."""
+    keys = [f"memory:df:{network.tenant_id}:{network.pk}:{lexeme}" for lexeme in lexemes]
+    cached = cache.get_many(keys)
+    missing = [i for i, key in enumerate(keys) if key not in cached]
+    if missing:
+        counts = ", ".join(
+            "(SELECT count(*) FROM (SELECT 1 FROM memory_engram WHERE tenant_id = %s "
+            "AND network_id = %s AND status = 'active' AND search @@ %s::tsquery LIMIT %s) c)"
+            for _ in missing
+        )
+        params: list[str | int] = []
+        for i in missing:
+            params += [network.tenant_id, network.pk, quoted[i], TEXT_DF_CAP]
+        cursor.execute(f"SELECT {counts}", params)
+        for i, count in zip(missing, cursor.fetchone(), strict=True):
+            cached[keys[i]] = int(count)
+            cache.set(keys[i], int(count), DF_TTL)
+    return [int(cached[key]) for key in keys]
+
+
 def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
     """BM25 over every word of the query (Postgres's English lexemes: stemmed, stop words
     out), ranked in SQL. Document frequencies are counted per query word, each count stopping
@@ -398,20 +425,14 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
         if not lexemes:
             return {}, 1.0
         quoted = ["'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes]
-        counts = ", ".join(
-            "(SELECT count(*) FROM (SELECT 1 FROM memory_engram WHERE tenant_id = %s "
-            "AND network_id = %s AND status = 'active' AND search @@ %s::tsquery LIMIT %s) c)"
-            for _ in lexemes
-        )
-        params: list[str | int | float] = []
-        for term in quoted:
-            params += [network.tenant_id, network.pk, term, TEXT_DF_CAP]
-        cursor.execute(f"SELECT {counts}", params)
-        dfs = [int(df) for df in cursor.fetchone()]
+        dfs = _document_frequencies(cursor, network, lexemes, quoted)
         total, mean_length = _network_stats(network)
         total = max(total, max(dfs))
         weights = [math.log(1 + (total - df + 0.5) / (df + 0.5)) if df else 0.0 for df in dfs]
-        finders = [i for i, df in enumerate(dfs) if 0 < df < TEXT_DF_CAP]
+        finders = sorted(
+            (i for i, df in enumerate(dfs) if 0 < df < TEXT_DF_CAP), key=dfs.__getitem__
+        )
+        finders = finders[:TEXT_FINDERS]
         if not finders:  # every word is everywhere: the least common ones still find
             finders = sorted((i for i, df in enumerate(dfs) if df), key=lambda i: dfs[i])[:2]
         if not finders:
@@ -419,7 +440,7 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
         scoring = [i for i, weight in enumerate(weights) if weight > 0]
         matched = " + ".join("%s * (search @@ %s::tsquery)::int" for _ in scoring) or "0"
         found = " || ".join("%s::tsquery" for _ in finders)
-        params = []
+        params: list[str | int | float] = []
         for i in scoring:
             params += [weights[i], quoted[i]]
         params += [BM25_K1 + 1, BM25_K1, BM25_B, BM25_B, mean_length]
