@@ -44,8 +44,7 @@ CANDIDATES_PER_CHANNEL = 80
 FUZZY_MIN = 0.55  # trigram similarity for a query word to count as a cue (0.35 took
 # "likely" for "unlikely" and "child" for "chill")
 ALIAS_ENERGY = 0.8  # "Falcon" in the query seeds "Project Falcon" (and a name's other parts)
-ALIAS_WORDS = 6  # query words looked up in longer names: names, not common words
-ALIAS_MAX_DF = 10**9  # (a bound of 50 cost 0.009 evidence@10 on LongMemEval_S)
+ALIAS_WORDS = 6  # query words looked up in longer names
 SEMANTIC_MIN = 0.55  # cosine for a cue to be a semantic match of the query
 VECTOR_FLOOR = 0.2  # MiniLM cosine below this says "unrelated"
 PRIME_TTL_SECONDS = 30 * 60
@@ -104,7 +103,7 @@ def network_recall(
     for cue_id, energy in carried.items():
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
-    _run(network, mind, seeds, query, options, now, lemma_df)
+    _run(network, mind, seeds, query, options, now)
     if options.record:
         _touch(network, mind, seeds)
     _say_if_empty(tenant, network, mind)
@@ -172,7 +171,7 @@ def network_prime(
     now = timezone.now()
     options = RecallOptions(k=6, token_budget=token_budget, now=now)
     hubs = _hub_seeds(network, now)
-    _run(network, mind, hubs, None, options, now, {})
+    _run(network, mind, hubs, None, options, now)
     if record:
         _store_prime(network, actor, {cue_id: energy for cue_id, (_, energy, _) in hubs.items()})
     _say_if_empty(tenant, network, mind)
@@ -210,11 +209,7 @@ def _seeds(
                 lemma_df[cue_lemma] = int(count)
             # names that contain a query word: "falcon" reaches "project falcon" (one
             # trigram-indexed LIKE per word; the word boundary is checked here)
-            words = [
-                t
-                for t in terms
-                if len(t) >= 4 and not t.isdigit() and lemma_df.get(t, 0) <= ALIAS_MAX_DF
-            ][:ALIAS_WORDS]
+            words = [t for t in terms if len(t) >= 4 and not t.isdigit()][:ALIAS_WORDS]
             if words:
                 cursor.execute(
                     " UNION ALL ".join(
@@ -504,7 +499,6 @@ def _run(
     query: str | None,
     options: RecallOptions,
     now: datetime,
-    lemma_df: dict[str, int],
 ) -> None:
     mode = MODES.get(options.mode, MODES["balanced"])
     activation = (
