@@ -193,7 +193,7 @@ def reuse_vectors(tenant_id: int, network_id: int) -> None:
 
 
 def remember_haystack(
-    tenant: Any, question: dict, sessions: dict, index: str
+    tenant: Any, question: dict, sessions: dict, index: str = ""
 ) -> tuple[list[dict], list[int], str]:
     """Remember a question's turns into its own network and embed them (as the worker would):
     the turns, their engram ids in turn order, and the network key. ``index`` names the build:

@@ -416,9 +416,9 @@ def _document_frequencies(
         for i in missing:
             params += [network.tenant_id, network.pk, quoted[i], TEXT_DF_CAP]
         cursor.execute(f"SELECT {counts}", params)
-        for i, count in zip(missing, cursor.fetchone(), strict=True):
-            cached[keys[i]] = int(count)
-            cache.set(keys[i], int(count), DF_TTL)
+        counted = {keys[i]: int(count) for i, count in zip(missing, cursor.fetchone(), strict=True)}
+        cache.set_many(counted, DF_TTL)  # one round trip for all the words counted
+        cached.update(counted)
     return [int(cached[key]) for key in keys]
 
 

@@ -86,6 +86,13 @@ class ResilientRedisCache(RedisCache):
             "incr", lambda: super(ResilientRedisCache, self).incr(key, delta, version), 0
         )
 
+    def set_many(self, data: Any, timeout: Any = 300, version: int | None = None) -> list[Any]:
+        return self._guarded(
+            "set_many",
+            lambda: super(ResilientRedisCache, self).set_many(data, timeout, version),
+            [],
+        )
+
     def delete(self, key: Any, version: int | None = None) -> bool:
         return self._guarded(
             "delete", lambda: super(ResilientRedisCache, self).delete(key, version), False
