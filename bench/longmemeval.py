@@ -54,10 +54,11 @@ def pick(questions: list[dict], count: int, seed: int) -> list[dict]:
     rng = random.Random(seed)
     chosen: list[dict] = []
     types = sorted(by_type)
-    for i in range(count):
-        pool = by_type[types[i % len(types)]]
-        if pool:
-            chosen.append(pool.pop(rng.randrange(len(pool))))
+    while len(chosen) < count and any(by_type.values()):
+        for kind in types:  # round robin over the types that still have questions
+            pool = by_type[kind]
+            if pool and len(chosen) < count:
+                chosen.append(pool.pop(rng.randrange(len(pool))))
     return chosen
 
 

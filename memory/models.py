@@ -40,7 +40,11 @@ class Network(models.Model):
 class Cue(models.Model):
     """A concept: normalised lemma plus display word, with access statistics for ACT-R."""
 
-    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    # db_index=False: every index of the table starts with the tenant; a lone tenant index only
+    # misleads the planner for a new tenant without statistics (and costs every write)
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     network = models.ForeignKey(
         Network, on_delete=models.CASCADE, related_name="cues", db_index=False
     )
@@ -68,6 +72,16 @@ class Cue(models.Model):
             models.Index(
                 fields=["tenant", "network", "-engram_count"], name="cue_tenant_network_degree"
             ),
+            # Multi-word names, most used first: "falcon" finds "project falcon" (recall's
+            # aliases). A btree, not a GIN over the words: under row-level security only
+            # leakproof operators become index conditions, and array containment is not one.
+            models.Index(
+                F("tenant"),
+                F("network"),
+                F("engram_count").desc(),
+                condition=Q(lemma__contains=" "),
+                name="cue_names",
+            ),
             HnswIndex(
                 name="cue_embedding_hnsw",
                 fields=["embedding"],
@@ -92,7 +106,11 @@ class Edge(models.Model):
         TEMPORAL = "temporal"
         SUPERSEDES = "supersedes"
 
-    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    # db_index=False: every index of the table starts with the tenant; a lone tenant index only
+    # misleads the planner for a new tenant without statistics (and costs every write)
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     network = models.ForeignKey(
         Network, on_delete=models.CASCADE, related_name="edges", db_index=False
     )
@@ -145,7 +163,11 @@ class Engram(models.Model):
         DELETED = "deleted"  # soft-deleted by a person or agent; history kept
         ERASED = "erased"  # tombstone: content gone
 
-    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    # db_index=False: every index of the table starts with the tenant; a lone tenant index only
+    # misleads the planner for a new tenant without statistics (and costs every write)
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     network = models.ForeignKey(
         Network, on_delete=models.CASCADE, related_name="engrams", db_index=False
     )
@@ -232,7 +254,11 @@ class Engram(models.Model):
 class EngramCue(models.Model):
     """The engram's schema as rows: which cue, at which position."""
 
-    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
+    # db_index=False: every index of the table starts with the tenant; a lone tenant index only
+    # misleads the planner for a new tenant without statistics (and costs every write)
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     network = models.ForeignKey(Network, on_delete=models.CASCADE, related_name="+", db_index=False)
     engram = models.ForeignKey(
         Engram, on_delete=models.CASCADE, related_name="cue_links", db_index=False

@@ -8,7 +8,7 @@ from celery import shared_task
 
 from base.background import queue_is_empty
 from memory.models import Network
-from memory.services import maintenance
+from memory.services import access, maintenance
 from memory.services.embedding import embed_missing
 from memory.services.transfer import import_run
 from tenants import rls
@@ -95,3 +95,13 @@ def requeue_stale_work() -> dict[str, int]:
         totals["jobs"] += jobs
         totals["engrams"] += engrams
     return totals
+
+
+@shared_task(acks_late=True, expires=10)
+def flush_access() -> int:
+    """Every 2 s: apply the access notes recalls left (memory.services.access), in batches,
+    until none wait. A message older than 10 s is dropped: the next one does the same work."""
+    applied = 0
+    while (done := access.flush()) == access.BATCH:
+        applied += done
+    return applied + done

@@ -73,7 +73,7 @@ def django_db_setup(
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> None:
     """Rate-limit and login-failure counters never carry over from one test to the next, nor
-    does a Redis failure an earlier test caused on purpose."""
+    do recalls' access notes, nor does a Redis failure an earlier test caused on purpose."""
     from base.redis_client import client, redis_breaker
     from tenants.ratelimit import local_counts
 
@@ -81,6 +81,7 @@ def fresh_rate_limits() -> None:
     local_counts.clear()
     redis = client()
     stale = list(redis.scan_iter(f"mnemo:{settings.PROFILE}:rl:*"))
+    stale += list(redis.scan_iter(f"mnemo:{settings.PROFILE}:access*"))  # recalls' notes
     if stale:
         redis.delete(*stale)
 

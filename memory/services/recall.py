@@ -6,7 +6,8 @@ nearest-embedding matches, so a word that is not a cue still gets in; no query s
 hub cues, PromptX's "default mode network"). Phase 2 (memory.core.ranking) scores, de-duplicates
 and applies type quotas; memory.core.packing fits the context to the token budget.
 
-Every statement is scoped by tenant and network. Access statistics are updated once per recall.
+Every statement is scoped by tenant and network. A recall writes nothing: its access statistics
+and timing are noted for memory.services.access to apply in batches.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from memory.core.when import window_in
 from memory.embeddings import query_vector
 from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
 from memory.selectors import known_networks, network_find, unknown_network
+from memory.services import access
 from tenants.models import Tenant
 
 CHANNELS = frozenset({"text", "vector", "activation"})
@@ -45,6 +47,7 @@ FUZZY_MIN = 0.55  # trigram similarity for a query word to count as a cue (0.35 
 # "likely" for "unlikely" and "child" for "chill")
 ALIAS_ENERGY = 0.8  # "Falcon" in the query seeds "Project Falcon" (and a name's other parts)
 ALIAS_WORDS = 6  # query words looked up in longer names
+ALIAS_NAMES = 2000  # ... among this many of the network's most used multi-word names
 SEMANTIC_MIN = 0.55  # cosine for a cue to be a semantic match of the query
 VECTOR_FLOOR = 0.2  # MiniLM cosine below this says "unrelated"
 PRIME_TTL_SECONDS = 30 * 60
@@ -104,11 +107,10 @@ def network_recall(
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
     _run(network, mind, seeds, query, options, now)
-    if options.record:
-        _touch(network, mind, seeds)
     _say_if_empty(tenant, network, mind)
     mind.took_ms = _ms(started)
-    _log(network, RecallEvent.Kind.RECALL, options.source, mind)
+    touched = options.record
+    _note(network, RecallEvent.Kind.RECALL, options.source, mind, seeds if touched else None)
     return mind
 
 
@@ -138,15 +140,30 @@ def _say_if_empty(tenant: Tenant, network: Network, mind: Mind) -> None:
         mind.notice = _empty_notice(tenant, network.key)
 
 
-def _log(network: Network, kind: str, source: str, mind: Mind) -> None:
-    """The timing as served, for the dashboard (a plain insert: no index is contended)."""
-    RecallEvent.objects.create(
+def _note(
+    network: Network,
+    kind: str,
+    source: str,
+    mind: Mind,
+    seeds: Mapping[int, tuple[str, float, str]] | None,
+) -> None:
+    """The timing as served (for the dashboard) and, when ``seeds`` is given, the access: the
+    returned engrams and the query's own cues were used, now (never at the client's ``now``,
+    which only shapes scoring). Applied in batches off the request (memory.services.access)."""
+    cue_ids = (
+        [c for c, (_, _, via) in seeds.items() if via in {"exact", "alias", "fuzzy", "semantic"}]
+        if seeds is not None
+        else []
+    )
+    access.note(
         tenant_id=network.tenant_id,
-        network=network,
+        network_id=network.pk,
         kind=kind,
-        source=source[:20],
+        source=source,
         took_ms=mind.took_ms,
         results=len(mind.engrams),
+        engram_ids=[e.id for e in mind.engrams] if seeds is not None else [],
+        cue_ids=cue_ids,
     )
 
 
@@ -176,7 +193,7 @@ def network_prime(
         _store_prime(network, actor, {cue_id: energy for cue_id, (_, energy, _) in hubs.items()})
     _say_if_empty(tenant, network, mind)
     mind.took_ms = _ms(started)
-    _log(network, RecallEvent.Kind.PRIME, source, mind)
+    _note(network, RecallEvent.Kind.PRIME, source, mind, None)
     return mind
 
 
@@ -207,26 +224,29 @@ def _seeds(
             for cue_id, cue_lemma, word, count in found:
                 seeds[cue_id] = (word, 1.0, "exact")
                 lemma_df[cue_lemma] = int(count)
-            # names that contain a query word: "falcon" reaches "project falcon" (one
-            # trigram-indexed LIKE per word; the word boundary is checked here)
+            # names that contain a query word: "falcon" reaches "project falcon" — the two most
+            # used names per word, among the network's ALIAS_NAMES most used names (one pass
+            # over the partial index of multi-word names, most used first)
             words = [t for t in terms if len(t) >= 4 and not t.isdigit()][:ALIAS_WORDS]
             if words:
                 cursor.execute(
-                    " UNION ALL ".join(
-                        "(SELECT id, word, lemma, %s FROM memory_cue WHERE tenant_id = %s::bigint "
-                        "AND network_id = %s::bigint AND lemma LIKE %s AND lemma LIKE '%% %%' "
-                        "ORDER BY engram_count DESC LIMIT 2)"
-                        for _ in words
-                    ),
-                    [
-                        value
-                        for t in words
-                        for value in (t, network.tenant_id, network.pk, f"%{t}%")
-                    ],
+                    """
+                    SELECT id, word, lemma FROM (
+                        SELECT id, word, lemma, engram_count FROM memory_cue
+                         WHERE tenant_id = %s::bigint AND network_id = %s::bigint
+                           AND lemma::text LIKE '%% %%'
+                         ORDER BY engram_count DESC LIMIT %s) named
+                     WHERE string_to_array(lemma, ' ') && %s::text[]
+                     ORDER BY engram_count DESC
+                    """,
+                    [network.tenant_id, network.pk, ALIAS_NAMES, words],
                 )
-                for cue_id, word, cue_lemma, term in cursor.fetchall():
-                    if cue_lemma != term and term in cue_lemma.split(" "):
-                        seeds.setdefault(cue_id, (word, ALIAS_ENERGY, "alias"))
+                per_word: dict[str, int] = {}
+                for cue_id, word, cue_lemma in cursor.fetchall():
+                    for term in set(cue_lemma.split(" ")) & set(words):
+                        if per_word.get(term, 0) < 2:
+                            per_word[term] = per_word.get(term, 0) + 1
+                            seeds.setdefault(cue_id, (word, ALIAS_ENERGY, "alias"))
             # typos of short words match too much; numbers are exact or nothing. The ids are
             # cast to bigint: as int parameters they cannot be conditions of the GiST index
             # (btree_gist compares bigint with bigint only), which then walks every tenant's
@@ -374,7 +394,7 @@ def _by_activation(
 
 
 TEXT_DF_CAP = 1000  # a word in more engrams still scores (low IDF) but finds no candidates
-TEXT_FINDERS = 16  # the rarest words of the query find the candidates
+TEXT_ROWS = 3000  # the rarest words find the candidates while they hold this many engrams
 DF_TTL = 300  # seconds a word's document frequency is cached (it moves slowly)
 BM25_K1, BM25_B = 1.2, 0.75
 STATS_TTL = 60  # seconds the network's size and mean length are cached
@@ -408,8 +428,9 @@ def _document_frequencies(
     missing = [i for i, key in enumerate(keys) if key not in cached]
     if missing:
         counts = ", ".join(
-            "(SELECT count(*) FROM (SELECT 1 FROM memory_engram WHERE tenant_id = %s "
-            "AND network_id = %s AND status = 'active' AND search @@ %s::tsquery LIMIT %s) c)"
+            "(SELECT count(*) FROM (SELECT 1 FROM memory_engram WHERE tenant_id = %s::bigint "
+            "AND network_id = %s::bigint AND status = 'active' AND search @@ %s::tsquery "
+            "LIMIT %s) c)"
             for _ in missing
         )
         params: list[str | int] = []
@@ -425,7 +446,9 @@ def _document_frequencies(
 def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
     """BM25 over every word of the query (Postgres's English lexemes: stemmed, stop words
     out), ranked in SQL. Document frequencies are counted per query word, each count stopping
-    at TEXT_DF_CAP: words rarer than that find the candidates, every word scores them. A term
+    at TEXT_DF_CAP: the rarest words find the candidates (at most TEXT_ROWS engrams are
+    scored), every word scores them; when every word is that common, the engrams holding the
+    two least common together are the candidates. A term
     counts once per engram (chat messages rarely repeat a word). Returns {engram id: BM25
     score} and the score of an engram of average length holding every query word (to scale
     scores into [0, 1])."""
@@ -442,29 +465,37 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
         total, mean_length = _network_stats(network)
         total = max(total, max(dfs))
         weights = [math.log(1 + (total - df + 0.5) / (df + 0.5)) if df else 0.0 for df in dfs]
-        finders = sorted(
-            (i for i, df in enumerate(dfs) if 0 < df < TEXT_DF_CAP), key=dfs.__getitem__
-        )
-        finders = finders[:TEXT_FINDERS]
-        if not finders:  # every word is everywhere: the least common ones still find
-            finders = sorted((i for i, df in enumerate(dfs) if df), key=lambda i: dfs[i])[:2]
+        finders: list[int] = []
+        rows = 0
+        for i in sorted((i for i, df in enumerate(dfs) if df), key=dfs.__getitem__):
+            if finders and (dfs[i] >= TEXT_DF_CAP or rows + dfs[i] > TEXT_ROWS):
+                break
+            finders.append(i)
+            rows += dfs[i]
         if not finders:
             return {}, 1.0
+        # every word is everywhere: the engrams holding the two least common ones together
+        joiner = " && " if dfs[finders[0]] >= TEXT_DF_CAP else " || "
+        if joiner == " && ":
+            finders = sorted((i for i, df in enumerate(dfs) if df), key=dfs.__getitem__)[:2]
         scoring = [i for i, weight in enumerate(weights) if weight > 0]
         matched = " + ".join("%s * (search @@ %s::tsquery)::int" for _ in scoring) or "0"
-        found = " || ".join("%s::tsquery" for _ in finders)
+        found = joiner.join("%s::tsquery" for _ in finders)
         params: list[str | int | float] = []
         for i in scoring:
             params += [weights[i], quoted[i]]
         params += [BM25_K1 + 1, BM25_K1, BM25_B, BM25_B, mean_length]
-        params += [network.tenant_id, network.pk, *(quoted[i] for i in finders)]
+        params += [network.tenant_id, network.pk, *(quoted[i] for i in finders), TEXT_ROWS]
         params.append(CANDIDATES_PER_CHANNEL)
+        # the ids are bigint parameters so that they are conditions of the GIN index (btree_gin
+        # compares bigint with bigint only): else every tenant's matches are read and filtered
         cursor.execute(
             f"""
             SELECT id, ({matched}) * %s / (1 + %s * (1 - %s + %s * token_count / %s)) AS bm25
-              FROM memory_engram
-             WHERE tenant_id = %s AND network_id = %s AND status = 'active'
-               AND search @@ ({found})
+              FROM (SELECT id, search, token_count FROM memory_engram
+                     WHERE tenant_id = %s::bigint AND network_id = %s::bigint
+                       AND status = 'active' AND search @@ ({found})
+                     LIMIT %s) hits
              ORDER BY bm25 DESC, id DESC
              LIMIT %s
             """,
@@ -669,46 +700,6 @@ def _contents(
 
 
 # --- bookkeeping -----------------------------------------------------------------------------
-
-
-def _touch(network: Network, mind: Mind, seeds: Mapping[int, tuple[str, float, str]]) -> None:
-    """Once per recall: the query's cues and the returned engrams were accessed, now (never at
-    the client's ``now``, which only shapes scoring). Engrams are locked before cues, in id
-    order, and cues in lemma order: the orders remember takes them in."""
-    now = timezone.now()
-    seed_ids = sorted(
-        cid for cid, (_, _, via) in seeds.items() if via in {"exact", "alias", "fuzzy", "semantic"}
-    )
-    engram_ids = sorted(e.id for e in mind.engrams)
-    with connection.cursor() as cursor:
-        if engram_ids:
-            cursor.execute(
-                """
-                WITH locked AS (
-                    SELECT id FROM memory_engram
-                     WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)
-                     ORDER BY id FOR UPDATE)
-                UPDATE memory_engram e SET recall_count = e.recall_count + 1,
-                       last_recalled_at = %s
-                  FROM locked WHERE e.id = locked.id
-                """,
-                [network.tenant_id, network.pk, engram_ids, now],
-            )
-        if seed_ids:
-            # Cue rows locked in lemma order, the order remember's cue upsert takes them in:
-            # two orders would deadlock against a concurrent remember (4% of recalls at 50
-            # clients did).
-            cursor.execute(
-                """
-                WITH locked AS (
-                    SELECT id FROM memory_cue
-                     WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)
-                     ORDER BY lemma FOR UPDATE)
-                UPDATE memory_cue c SET recall_count = c.recall_count + 1, last_recalled_at = %s
-                  FROM locked WHERE c.id = locked.id
-                """,
-                [network.tenant_id, network.pk, seed_ids, now],
-            )
 
 
 def _prime_key(network: Network, actor: Actor) -> str:

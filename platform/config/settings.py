@@ -192,6 +192,7 @@ CELERY_TASK_ROUTES = {
     "memory.tasks.archive_cold_engrams": {"queue": QUEUE_MAINTENANCE},
     "memory.tasks.prune_recall_events": {"queue": QUEUE_MAINTENANCE},
     "memory.tasks.requeue_stale_work": {"queue": QUEUE_MAINTENANCE},
+    "memory.tasks.flush_access": {"queue": QUEUE_MAINTENANCE},
 }
 # A task a crashed worker held comes back after this many seconds. Every task is shorter: an
 # import works in slices of IMPORT_SLICE_SECONDS and queues its own continuation.
@@ -216,6 +217,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # jobs a lost message or a crashed worker left behind, and memories still without a vector
     "memory-requeue-stale-work": {"task": "memory.tasks.requeue_stale_work", "schedule": 15},
+    # recalls' access counts and timings, noted in Redis off the hot path (memory.services.access)
+    "memory-flush-access": {"task": "memory.tasks.flush_access", "schedule": 2},
 }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -13,6 +13,7 @@ from audit.actors import Actor
 from audit.models import AuditEvent
 from memory.contracts import engram_items
 from memory.models import Cue, Engram, ImportJob
+from memory.services import access
 from memory.services.remember import engrams_remember
 from memory.services.transfer import import_run
 from tenants import rls
@@ -145,6 +146,7 @@ def test_the_playground_shows_the_mind_without_counting_as_a_recall(cast: Cast) 
         text.split('id="mind-data" type="application/json">')[1].split("</script>")[0]
     )
     assert mind["engrams"][0]["in_context"] and mind["cues"]
+    access.flush()
     assert engram(cast, pk).recall_count == 0  # looking is not recalling
     primed = client.get(f"{BASE}/playground/?run=1&what=prime", **HTMX).content.decode()
     assert "Alice prefers" in primed
@@ -240,6 +242,7 @@ def test_the_overview_plots_growth_and_recall_latency(cast: Cast) -> None:
             query="keeping",
             options=RecallOptions(),
         )
+    access.flush()  # the worker's job, every 2 s
     page = client.get("/t/acme/").content.decode()
     assert 'id="chart-data"' in page and 'data-testid="latency"' in page
     charts = json.loads(page.split('id="chart-data" type="application/json">')[1].split("</")[0])

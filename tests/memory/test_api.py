@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from memory.services import access
 from tests.conftest import bearer
 from tests.factories import Cast, make_key
 
@@ -204,9 +205,11 @@ def test_recall_over_rest_can_look_without_touching_and_names_its_context(cast: 
     from memory.models import Engram
     from tenants import rls
 
+    access.flush()
     with rls.tenant_scope(cast.tenant.pk):
         assert not Engram.objects.filter(tenant=cast.tenant, recall_count__gt=0).exists()
     api.post("/api/v1/recall", {"query": "redis"}, format="json")
+    access.flush()
     with rls.tenant_scope(cast.tenant.pk):
         assert Engram.objects.filter(tenant=cast.tenant, recall_count__gt=0).exists()
     refused = api.post("/api/v1/recall", {"query": "redis", "record": "no"}, format="json")

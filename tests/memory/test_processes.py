@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 
 from memory.models import Cue, Edge, Engram
+from memory.services import access
 from tenants import rls
 from tests.conftest import database_url_for_processes
 from tests.factories import make_cast
@@ -98,6 +99,7 @@ def test_memories_weights_and_frequencies_survive_a_database_restart() -> None:
     )
     for _ in range(2):
         recall(cast, "redis")
+    access.flush()
     with rls.tenant_scope(cast.tenant.pk):
         before = sorted(Edge.objects.filter(tenant=cast.tenant).values_list("weight", flat=True))
     connections.close_all()

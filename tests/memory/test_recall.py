@@ -11,6 +11,7 @@ from audit.actors import Actor
 from base.errors import NotFound
 from memory.contracts import engram_items
 from memory.models import Cue, Engram
+from memory.services import access
 from memory.services.embedding import embed_missing
 from memory.services.recall import RecallOptions, network_prime, network_recall
 from memory.services.remember import engrams_remember
@@ -133,6 +134,7 @@ def test_n_recalls_raise_a_cues_frequency_by_exactly_n(cast: Cast) -> None:
     store(cast, FACTS, embed=False)
     for _ in range(4):
         recall(cast, "redis redis REDIS")  # the same cue three times is still one access
+    assert access.flush() == 4  # counted off the request, in one batch
     cue = Cue.objects.get(tenant=cast.tenant, lemma="redis")
     assert cue.recall_count == 4 and cue.last_recalled_at is not None
     redis = Engram.objects.get(tenant=cast.tenant, content__startswith="Redis")
@@ -258,9 +260,11 @@ def test_a_speakers_label_is_not_a_concept(cast: Cast) -> None:
 def test_recall_can_look_without_touching(cast: Cast) -> None:
     store(cast, FACTS)
     recall(cast, "redis", record=False)
+    access.flush()
     with rls.tenant_scope(cast.tenant.pk):
         assert not Engram.objects.filter(tenant=cast.tenant, recall_count__gt=0).exists()
     recall(cast, "redis")
+    access.flush()
     with rls.tenant_scope(cast.tenant.pk):
         assert Engram.objects.filter(tenant=cast.tenant, recall_count__gt=0).exists()
 

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from audit.actors import Actor
 from memory.contracts import EngramPatch
 from memory.models import Cue, Edge, Engram
+from memory.services import access
 from memory.services.engrams import engram_delete, engram_update
 from memory.services.recall import network_prime
 from tenants import rls
@@ -31,6 +32,7 @@ def tenant_active(cast: Cast) -> None:
 def test_a_clients_now_shapes_scoring_but_is_never_written_into_statistics(cast: Cast) -> None:
     store(cast, [{"content": "Redis listens on 6379", "schema": ["redis", "port"]}], embed=False)
     recall(cast, "redis", now=timezone.now() - timedelta(days=2000))
+    access.flush()
     cue = Cue.objects.get(tenant=cast.tenant, lemma="redis")
     engram = Engram.objects.get(tenant=cast.tenant)
     for stamp in (cue.last_recalled_at, engram.last_recalled_at):

@@ -22,6 +22,7 @@ def main() -> None:
     from audit.actors import Actor
     from memory.contracts import engram_items
     from memory.models import Cue
+    from memory.services import access
     from memory.services.recall import RecallOptions, network_recall
     from memory.services.remember import engrams_remember
     from tenants import rls
@@ -56,6 +57,7 @@ def main() -> None:
                 query=query,
                 options=RecallOptions(channels=frozenset({"text", "activation"})),
             )
+            access.flush()  # the counts noted so far, this process's recall too
             cue = Cue.objects.get(tenant=tenant, lemma=query.lower())
             print(
                 json.dumps(
