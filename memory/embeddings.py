@@ -7,6 +7,8 @@ The local model loads lazily, once per process, and is shared by threads; infere
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -149,3 +151,13 @@ def query_vector(query: str, tenant_id: int) -> str | None:
     except Exception:
         return None
     return "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
+
+
+_soon = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-vector")
+
+
+def query_vector_soon(query: str, tenant_id: int) -> Callable[[], str | None]:
+    """Start embedding the query now, on a thread of its own (the model releases the GIL), and
+    return what waits for it: recall's first SQL statements run meanwhile."""
+    future = _soon.submit(query_vector, query, tenant_id)
+    return future.result

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -35,7 +35,7 @@ from memory.core.packing import Packable, pack
 from memory.core.ranking import DUPLICATE_COSINE, Candidate, Scored, rounded, score, select
 from memory.core.text import content_lemmas
 from memory.core.when import window_in
-from memory.embeddings import query_vector
+from memory.embeddings import query_vector_soon
 from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
 from memory.selectors import known_networks, network_find, unknown_network
 from memory.services import access
@@ -101,12 +101,17 @@ def network_recall(
     now = options.now or timezone.now()
     query = (query or "").strip() or None
     lemma_df: dict[str, int] = {}
-    seeds = _seeds(network, query, options, lemma_df) if query else _hub_seeds(network, now)
+    vector = (
+        query_vector_soon(query, network.tenant_id)
+        if query and options.channels & {"vector", "activation"}
+        else _no_vector
+    )
+    seeds = _seeds(network, query, options, lemma_df, vector) if query else _hub_seeds(network, now)
     carried = _take_prime(network, actor) if options.record else {}  # looking leaves it
     for cue_id, energy in carried.items():
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
-    _run(network, mind, seeds, query, options, now)
+    _run(network, mind, seeds, query, options, now, vector)
     _say_if_empty(tenant, network, mind)
     mind.took_ms = _ms(started)
     touched = options.record
@@ -188,7 +193,7 @@ def network_prime(
     now = timezone.now()
     options = RecallOptions(k=6, token_budget=token_budget, now=now)
     hubs = _hub_seeds(network, now)
-    _run(network, mind, hubs, None, options, now)
+    _run(network, mind, hubs, None, options, now, _no_vector)
     if record:
         _store_prime(network, actor, {cue_id: energy for cue_id, (_, energy, _) in hubs.items()})
     _say_if_empty(tenant, network, mind)
@@ -204,8 +209,16 @@ def _ms(started: float) -> float:
 # --- phase 1: seeds -----------------------------------------------------------------------
 
 
+def _no_vector() -> None:
+    return None
+
+
 def _seeds(
-    network: Network, query: str, options: RecallOptions, lemma_df: dict[str, int]
+    network: Network,
+    query: str,
+    options: RecallOptions,
+    lemma_df: dict[str, int],
+    query_vector: Callable[[], str | None],
 ) -> dict[int, tuple[str, float, str]]:
     """{cue id: (word, energy, how)}: exact lemma matches, then trigram-fuzzy for the words that
     are not cues, then the cues nearest to the query's embedding. Fills ``lemma_df`` with the
@@ -272,7 +285,7 @@ def _seeds(
         # Semantic cue matches are for words that are no cue; when every word matched, skip them.
         unmatched = set(terms) - {lemma for lemma, df in lemma_df.items() if df > 0}
         wanted = "activation" in options.channels and (unmatched or not seeds)
-        vector = query_vector(query, network.tenant_id) if wanted else None
+        vector = query_vector() if wanted else None
         if vector is not None:
             cursor.execute(
                 """
@@ -359,38 +372,55 @@ def _by_activation(
     chosen = seeds + spread_cues[:SPREAD_CUES]
     if not chosen:
         return {}
-    limits = [SEED_LINKS if cue in seeds else SPREAD_LINKS for cue in chosen]
+    seed_total = sum(idf(df.get(c.id, 1)) * c.energy for c in seeds) or 1.0
+    seed_ids = {c.id for c in seeds}
+    limits, direct, misses, depths, shown = [], [], [], [], []
+    for cue in chosen:
+        weight = idf(df.get(cue.id, 1))
+        is_seed = cue.id in seed_ids
+        limits.append(SEED_LINKS if is_seed else SPREAD_LINKS)
+        direct.append(weight * cue.energy / seed_total if is_seed else 0.0)
+        # spread energy adds up as a noisy-or: ln(1 - p) summed, 1 - exp(sum) afterwards
+        misses.append(
+            0.0 if is_seed else math.log(1.0 - min(cue.energy * math.sqrt(weight), 0.999))
+        )
+        depths.append(cue.depth)
+        shown.append(cue.energy * (1 + cue.depth))  # prefer showing an association path
+    # Scored in SQL: the linked rows (thousands, for common query words) never reach Python.
     with connection.cursor() as cursor:
         cursor.execute(
             """
-            SELECT l.engram_id, array_agg(w.cue_id)
-              FROM unnest(%s::bigint[], %s::int[]) AS w(cue_id, lim)
-             CROSS JOIN LATERAL (
-                   SELECT engram_id FROM memory_engramcue ec
-                    WHERE ec.tenant_id = %s AND ec.network_id = %s AND ec.cue_id = w.cue_id
-                    ORDER BY ec.engram_id DESC LIMIT w.lim) l
-             GROUP BY l.engram_id
+            SELECT engram_id, least(direct, 1.0), 1 - exp(miss), depth, best FROM (
+                SELECT l.engram_id, sum(w.direct) AS direct, sum(w.miss) AS miss,
+                       min(w.depth) AS depth,
+                       (array_agg(w.cue_id ORDER BY w.shown DESC, w.cue_id))[1] AS best
+                  FROM unnest(%s::bigint[], %s::int[], %s::float8[], %s::float8[], %s::int[],
+                              %s::float8[]) AS w(cue_id, lim, direct, miss, depth, shown)
+                 CROSS JOIN LATERAL (
+                       SELECT engram_id FROM memory_engramcue ec
+                        WHERE ec.tenant_id = %s AND ec.network_id = %s
+                          AND ec.cue_id = w.cue_id
+                        ORDER BY ec.engram_id DESC LIMIT w.lim) l
+                 GROUP BY l.engram_id) scored
+             ORDER BY least(direct, 1.0) + 0.5 * (1 - exp(miss)) DESC, engram_id DESC
+             LIMIT %s
             """,
-            [[c.id for c in chosen], limits, network.tenant_id, network.pk],
+            [
+                [c.id for c in chosen],
+                limits,
+                direct,
+                misses,
+                depths,
+                shown,
+                network.tenant_id,
+                network.pk,
+                CANDIDATES_PER_CHANNEL,
+            ],
         )
-        linked = cursor.fetchall()
-    seed_total = sum(idf(df.get(c.id, 1)) * c.energy for c in seeds) or 1.0
-    found: dict[int, tuple[float, float, int, int]] = {}
-    for engram_id, cue_ids in linked:
-        direct, miss, depth, best, best_energy = 0.0, 1.0, 99, 0, -1.0
-        for cue_id in cue_ids:
-            cue = cues[cue_id]
-            weight = idf(df.get(cue_id, 1))
-            if cue.depth == 0 and cue.seed_via != "prime":
-                direct += weight * cue.energy / seed_total
-            else:
-                miss *= 1.0 - min(cue.energy * math.sqrt(weight), 0.999)
-            depth = min(depth, cue.depth)
-            if cue.energy * (1 + cue.depth) > best_energy:  # prefer showing an association path
-                best, best_energy = cue_id, cue.energy * (1 + cue.depth)
-        found[engram_id] = (min(direct, 1.0), 1.0 - miss, depth, best)
-    ranked = sorted(found.items(), key=lambda kv: -(kv[1][0] + 0.5 * kv[1][1]))
-    return dict(ranked[:CANDIDATES_PER_CHANNEL])
+        return {
+            row[0]: (float(row[1]), float(row[2]), int(row[3]), int(row[4]))
+            for row in cursor.fetchall()
+        }
 
 
 TEXT_DF_CAP = 1000  # a word in more engrams still scores (low IDF) but finds no candidates
@@ -479,7 +509,7 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
         if joiner == " && ":
             finders = sorted((i for i, df in enumerate(dfs) if df), key=dfs.__getitem__)[:2]
         scoring = [i for i, weight in enumerate(weights) if weight > 0]
-        matched = " + ".join("%s * (search @@ %s::tsquery)::int" for _ in scoring) or "0"
+        matched = " + ".join("%s::float8 * (search @@ %s::tsquery)::int" for _ in scoring) or "0"
         found = joiner.join("%s::tsquery" for _ in finders)
         params: list[str | int | float] = []
         for i in scoring:
@@ -491,7 +521,8 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
         # compares bigint with bigint only): else every tenant's matches are read and filtered
         cursor.execute(
             f"""
-            SELECT id, ({matched}) * %s / (1 + %s * (1 - %s + %s * token_count / %s)) AS bm25
+            SELECT id, ({matched}) * %s::float8 / (1 + %s::float8
+                   * (1 - %s::float8 + %s::float8 * token_count / %s::float8)) AS bm25
               FROM (SELECT id, search, token_count FROM memory_engram
                      WHERE tenant_id = %s::bigint AND network_id = %s::bigint
                        AND status = 'active' AND search @@ ({found})
@@ -530,6 +561,7 @@ def _run(
     query: str | None,
     options: RecallOptions,
     now: datetime,
+    query_vector: Callable[[], str | None],
 ) -> None:
     mode = MODES.get(options.mode, MODES["balanced"])
     activation = (
@@ -541,9 +573,7 @@ def _run(
     by_text, ideal_text = (
         _by_text(network, query) if query and "text" in options.channels else ({}, 1.0)
     )
-    vector = (
-        query_vector(query, network.tenant_id) if query and "vector" in options.channels else None
-    )
+    vector = query_vector() if query and "vector" in options.channels else None
     by_vec = _by_vector(network, vector) if vector else {}
     ids = set(by_act) | set(by_text) | set(by_vec)
     rows = _rows(network, ids)
