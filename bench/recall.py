@@ -3,6 +3,10 @@
     make bench                       # 10k and 100k engrams
     make bench BENCH_ARGS="--sizes 10000 --queries 100"
     make bench BENCH_ARGS="--million"   # adds 1M (long)
+    make bench BENCH_ARGS="--clients 0"  # without the throughput run
+
+Last, on the largest network: recall throughput at 50 clients at once against a bare pgvector
+KNN through a connection pool (bench/throughput.py), side by side.
 
 Runs against embedded Postgres + Redis (profile ``bench``, data kept in var/bench so a second run
 skips the ingest), one uvicorn worker, a client on the same 2-core machine. Prints one table;
@@ -151,7 +155,7 @@ def timed(http: httpx2.Client, path: str, body: dict[str, object]) -> tuple[floa
     return wall, float(payload.get("took_ms", 0.0)), payload
 
 
-def run_size(size: int, port: int, queries: int, seed: int) -> list[tuple]:
+def run_size(size: int, port: int, queries: int, seed: int) -> tuple[list[tuple], list[str]]:
     key = tenant(size)
     http = httpx2.Client(
         base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Bearer {key}"}, timeout=120
@@ -218,7 +222,68 @@ def run_size(size: int, port: int, queries: int, seed: int) -> list[tuple]:
         )
     )
     rows.append((size, "embedding backfill", 0, 0, 0, 0, f"{embed_s:,.0f} s"))
-    return rows
+    return rows, [query for query, _ in asks]
+
+
+def run_new_tenant(port: int, seed: int) -> list[tuple]:
+    """A tenant created now (no planner statistics of its own yet): its first 2,000 engrams in
+    batches of 500, then 2,000 more after ANALYZE (steady state), over REST."""
+    slug = f"new-{int(time.time())}"
+    out = manage("tenant_create", slug, "--owner", f"{slug}@mnemo.local")
+    key = next(line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("API key"))
+    http = httpx2.Client(
+        base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Bearer {key}"}, timeout=300
+    )
+    data = corpus(seed + 1)
+
+    def batches(first: int) -> list[float]:
+        took = []
+        for start in range(first, first + 2000, 500):
+            engrams = [data.engram(i) for i in range(start, start + 500)]
+            started = time.perf_counter()
+            http.post("/api/v1/remember", json={"engrams": engrams}).raise_for_status()
+            took.append(time.perf_counter() - started)
+        return took
+
+    fresh = batches(0)
+    analyze()
+    steady = batches(2000)
+    rate = 2000 / sum(fresh)
+    steady_rate = 2000 / sum(steady)
+    return [
+        (
+            0,
+            "new tenant, 4x500",
+            0,
+            0,
+            0,
+            0,
+            f"{rate:,.0f}/s ({', '.join(f'{t:.1f}' for t in fresh)} s); after ANALYZE "
+            f"{steady_rate:,.0f}/s: {rate / steady_rate:.0%} of steady",
+        )
+    ]
+
+
+def run_throughput(size: int, port: int, queries: list[str], clients: int, seconds: float) -> list:
+    """Recall at ``clients`` at once against the bare KNN (bench/throughput.py), one run."""
+    from throughput import bare_knn_throughput, mnemo_throughput
+
+    print(f"== {clients} clients at once, {seconds:.0f} s each, {size:,} engrams")
+    bare = bare_knn_throughput(f"bench-{size}", "default", queries, clients, seconds)
+    mnemo = mnemo_throughput(port + 1, tenant(size), queries, clients, seconds, PY)
+    share = mnemo["per_s"] / bare["per_s"] if bare["per_s"] else 0.0
+    return [
+        (
+            size,
+            f"recall x{clients}: mnemo",
+            0,
+            mnemo["p95_ms"],
+            0,
+            0,
+            f"{mnemo['per_s']:,.0f} req/s ({share:.0%} of bare KNN), {mnemo['errors']} errors",
+        ),
+        (size, f"bare KNN x{clients}", 0, 0, 0, 0, f"{bare['per_s']:,.0f} req/s (pool of 8)"),
+    ]
 
 
 def main() -> None:
@@ -230,18 +295,27 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--clients", type=int, default=50, help="recall throughput at this many (0: skip)"
+    )
+    parser.add_argument("--seconds", type=float, default=15, help="... for this long")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s] + ([1_000_000] if args.million else [])
     (ROOT / "var" / "bench").mkdir(parents=True, exist_ok=True)
     migrate()
     server = start_server(args.port)
     rows: list[tuple] = []
+    asked: list[str] = []
     try:
         for size in sizes:
-            rows += run_size(size, args.port, args.queries, args.seed)
+            measured, asked = run_size(size, args.port, args.queries, args.seed)
+            rows += measured
+        rows += run_new_tenant(args.port, args.seed)
     finally:
         server.terminate()
         server.wait(timeout=30)
+    if args.clients and sizes:
+        rows += run_throughput(max(sizes), args.port, asked, args.clients, args.seconds)
     print()
     heads = ("p50 ms", "p95 ms", "srv p50", "srv p95")
     print(f"{'engrams':>10}  {'what':<22} " + " ".join(f"{h:>8}" for h in heads) + "  note")
@@ -249,9 +323,12 @@ def main() -> None:
         cells = (
             f"{p50:8.1f} {p95:8.1f} {s50:8.1f} {s95:8.1f}"
             if p50
+            else f"{'':>8} {p95:8.1f} {'':>8} {'':>8}"
+            if p95
             else f"{'':>8} {'':>8} {'':>8} {'':>8}"
         )
-        print(f"{size:>10,}  {what:<22} {cells}  {note}")
+        where = f"{size:>10,}" if size else f"{'new':>10}"
+        print(f"{where}  {what:<22} {cells}  {note}")
     print("\n(p50/p95: client wall time over REST; srv: the server's own took_ms for recall)")
 
 

@@ -443,6 +443,10 @@ class WhyOut(Output):
     channels: list[str] = Field(description="text, vector, activation")
     path: list[str] = Field(description="concept words from a query concept to this memory")
     parts: dict[str, float] = Field(description="the score's parts")
+    led_by: str = Field(
+        description="the strongest evidence, which fusion keeps whole: text, vector, direct "
+        "(a query concept filed under it) or associative (reached by spreading)"
+    )
 
 
 class RankedEngramOut(Output):
@@ -508,7 +512,10 @@ def present_mind(mind: Mind) -> MindOut:
                 tokens=e.token_count,
                 in_context=e.id in in_context,
                 why=WhyOut(
-                    channels=list(e.why.channels), path=list(e.why.path), parts=dict(e.why.parts)
+                    channels=list(e.why.channels),
+                    path=list(e.why.path),
+                    parts=dict(e.why.parts),
+                    led_by=e.why.led_by,
                 ),
             )
             for e in mind.engrams

@@ -231,7 +231,9 @@ class Engram(models.Model):
                 F("id").desc(),
                 name="engram_tenant_strength",
             ),
-            GinIndex("tenant", "network", "search", name="engram_search_gin"),
+            # The network, not the tenant: a network is one tenant's, and each key column makes
+            # the index read that key's whole posting list (100k entries for a 100k network).
+            GinIndex("network", "search", name="engram_search_gin"),
             # The few active engrams still waiting for a vector (the maintenance sweep).
             models.Index(
                 fields=["tenant", "network", "id"],

@@ -28,6 +28,7 @@ class Why:
     channels: tuple[str, ...]  # text | vector | activation
     path: tuple[str, ...]  # cue words from a seed to this memory's best cue
     parts: dict[str, float]
+    led_by: str = ""  # the strongest evidence: text | vector | direct | associative
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,14 @@ def relevance(c: Candidate, mode: str) -> float:
     return strongest + (1.0 - strongest) * AGREEMENT * (1.0 - miss)
 
 
+def led_by(parts: dict[str, float], mode: str = "balanced") -> str:
+    """The channel whose weighted evidence was strongest (relevance keeps it whole)."""
+    weights = CHANNEL_WEIGHTS.get(mode, CHANNEL_WEIGHTS["balanced"])
+    names = ("text", "direct", "vector", "associative")
+    best = max(names, key=lambda name: weights[name] * parts.get(name, 0.0))
+    return best if weights[best] * parts.get(best, 0.0) > 0 else ""
+
+
 def salience(c: Candidate, now: datetime) -> dict[str, float]:
     type_part = TYPE_WEIGHT.get(c.type, 1.0) / TYPE_WEIGHT["PATTERN"]
     recency = 0.5 ** (_days(now, c.happened_at) / RECENCY_HALF_LIFE_DAYS)

@@ -32,7 +32,15 @@ from memory.core.activation import MODES, OutEdges, path_to, spread
 from memory.core.hebbian import base_level_activation
 from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
-from memory.core.ranking import DUPLICATE_COSINE, Candidate, Scored, rounded, score, select
+from memory.core.ranking import (
+    DUPLICATE_COSINE,
+    Candidate,
+    Scored,
+    led_by,
+    rounded,
+    score,
+    select,
+)
 from memory.core.text import content_lemmas
 from memory.core.when import window_in
 from memory.embeddings import query_vector_soon
@@ -458,7 +466,7 @@ def _document_frequencies(
     missing = [i for i, key in enumerate(keys) if key not in cached]
     if missing:
         counts = ", ".join(
-            "(SELECT count(*) FROM (SELECT 1 FROM memory_engram WHERE tenant_id = %s::bigint "
+            "(SELECT count(*) FROM (SELECT 1 FROM memory_engram WHERE tenant_id = %s "
             "AND network_id = %s::bigint AND status = 'active' AND search @@ %s::tsquery "
             "LIMIT %s) c)"
             for _ in missing
@@ -515,16 +523,18 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
         for i in scoring:
             params += [weights[i], quoted[i]]
         params += [BM25_K1 + 1, BM25_K1, BM25_B, BM25_B, mean_length]
-        params += [network.tenant_id, network.pk, *(quoted[i] for i in finders), TEXT_ROWS]
+        # all common words: a thousand engrams holding them all are as good as any others
+        rows_scored = TEXT_ROWS if joiner == " || " else TEXT_ROWS // 3
+        params += [network.tenant_id, network.pk, *(quoted[i] for i in finders), rows_scored]
         params.append(CANDIDATES_PER_CHANNEL)
-        # the ids are bigint parameters so that they are conditions of the GIN index (btree_gin
-        # compares bigint with bigint only): else every tenant's matches are read and filtered
+        # the network id is a bigint parameter so that it is a condition of the GIN index
+        # (btree_gin compares bigint with bigint only): else every network's matches are read
         cursor.execute(
             f"""
             SELECT id, ({matched}) * %s::float8 / (1 + %s::float8
                    * (1 - %s::float8 + %s::float8 * token_count / %s::float8)) AS bm25
               FROM (SELECT id, search, token_count FROM memory_engram
-                     WHERE tenant_id = %s::bigint AND network_id = %s::bigint
+                     WHERE tenant_id = %s AND network_id = %s::bigint
                        AND status = 'active' AND search @@ ({found})
                      LIMIT %s) hits
              ORDER BY bm25 DESC, id DESC
@@ -629,6 +639,7 @@ def _run(
                     channels=tuple(sorted(item.candidate.channels)),
                     path=path_to(best, cues) if best else (),
                     parts=rounded(item.parts),
+                    led_by=led_by(item.parts, options.mode),
                 ),
             )
         )

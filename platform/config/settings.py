@@ -279,7 +279,16 @@ EMBEDDINGS_THREADS = env_int("EMBEDDINGS_THREADS", 2)
 # Limits, each answered with a clear JSON error (413 / 429 / 400).
 MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 10 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
-API_RATE_LIMIT_PER_MINUTE = env_int("API_RATE_LIMIT_PER_MINUTE", 1200)
+# Requests per minute per API key (REST and MCP together), by the tenant's plan: a fleet of 50
+# agents at one request a second is 3,000 a minute, and one web process serves more than that.
+# API_RATE_LIMIT_PER_MINUTE, when set, applies to every plan; a tenant's own
+# settings["rate_limit_per_minute"] comes first.
+API_RATE_LIMITS = {
+    "free": env_int("API_RATE_LIMIT_FREE", 3_000),
+    "team": env_int("API_RATE_LIMIT_TEAM", 12_000),
+    "enterprise": env_int("API_RATE_LIMIT_ENTERPRISE", 60_000),
+}
+API_RATE_LIMIT_PER_MINUTE = env_int("API_RATE_LIMIT_PER_MINUTE", 0)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["gateway.rest.auth.ApiKeyAuthentication"],

@@ -26,8 +26,14 @@ class RateDecision:
 
 
 def limit_for(key: ApiKey) -> int:
+    """The tenant's own limit, else the one set for every plan, else its plan's."""
     override = (key.tenant.settings or {}).get("rate_limit_per_minute")
-    return int(override) if override else int(settings.API_RATE_LIMIT_PER_MINUTE)
+    if override:
+        return int(override)
+    if settings.API_RATE_LIMIT_PER_MINUTE:
+        return int(settings.API_RATE_LIMIT_PER_MINUTE)
+    plans: dict[str, int] = settings.API_RATE_LIMITS
+    return int(plans.get(key.tenant.plan, plans["free"]))
 
 
 def count(bucket: str, *, limit: int, window: int = WINDOW_SECONDS) -> RateDecision:

@@ -146,6 +146,7 @@ def test_the_playground_shows_the_mind_without_counting_as_a_recall(cast: Cast) 
         text.split('id="mind-data" type="application/json">')[1].split("</script>")[0]
     )
     assert mind["engrams"][0]["in_context"] and mind["cues"]
+    assert mind["engrams"][0]["why"]["led_by"] and 'data-testid="led-by"' in text
     access.flush()
     assert engram(cast, pk).recall_count == 0  # looking is not recalling
     primed = client.get(f"{BASE}/playground/?run=1&what=prime", **HTMX).content.decode()

@@ -131,6 +131,23 @@ def test_the_key_rate_limit_answers_429_with_retry_after(cast: Cast, api: APICli
     assert error_of(response)["code"] == "rate_limited"
 
 
+def test_the_rate_limit_follows_the_plan_unless_the_tenant_sets_its_own(
+    cast: Cast, api: APIClient, settings: Any
+) -> None:
+    settings.API_RATE_LIMITS = {"free": 2, "team": 3, "enterprise": 100}
+    _, secret = make_key(cast.tenant)
+    bearer(api, secret)
+    seen = [api.get("/api/v1/tenant") for _ in range(3)]
+    assert [r.status_code for r in seen] == [200, 200, 429]
+    assert seen[0]["X-RateLimit-Limit"] == "2"
+    cast.tenant.plan = "team"
+    cast.tenant.save()
+    assert api.get("/api/v1/tenant")["X-RateLimit-Limit"] == "3"
+    cast.tenant.settings = {"rate_limit_per_minute": 50}
+    cast.tenant.save()
+    assert api.get("/api/v1/tenant")["X-RateLimit-Limit"] == "50"
+
+
 def test_audit_events_list_is_tenant_scoped_and_paginated(cast: Cast, api: APIClient) -> None:
     _, secret = make_key(cast.tenant, scopes=("admin",))
     bearer(api, secret)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from memory.core.packing import Packable, pack
-from memory.core.ranking import Candidate, score, select
+from memory.core.ranking import Candidate, led_by, score, select
 from memory.core.text import estimate_tokens
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
@@ -129,3 +129,10 @@ def test_items_held_back_by_a_quota_are_still_deduplicated() -> None:
     chosen, suppressed = select(patterns, k=10)
     duplicates = [s for s in chosen if s.candidate.lemmas == same]
     assert len(duplicates) == 1 and suppressed == 3
+
+
+def test_why_names_the_channel_that_led() -> None:
+    by_text = score(cand(1, text=0.9, vector=0.3), mode="balanced", now=NOW)
+    by_vector = score(cand(2, text=0.1, vector=0.8), mode="balanced", now=NOW)
+    assert led_by(by_text.parts) == "text" and led_by(by_vector.parts) == "vector"
+    assert led_by(score(cand(3, text=0.0), mode="balanced", now=NOW).parts) == ""
