@@ -20,6 +20,9 @@ LOOKUP_INDEXES = {
     # HNSW indexes hold one vector column only; queries filter by tenant and network.
     "cue_embedding_hnsw": "pgvector HNSW cannot lead with tenant_id",
     "engram_embedding_hnsw": "pgvector HNSW cannot lead with tenant_id",
+    # A network is one tenant's; a tenant key column in a GIN costs a read of the tenant's whole
+    # posting list per query (issue 10). Queries still filter by tenant, and RLS applies.
+    "engram_search_gin": "full-text GIN keyed by network (one tenant's) for speed",
 }
 
 
