@@ -122,8 +122,7 @@ def network_recall(
     _run(network, mind, seeds, query, options, now, vector)
     _say_if_empty(tenant, network, mind)
     mind.took_ms = _ms(started)
-    touched = options.record
-    _note(network, RecallEvent.Kind.RECALL, options.source, mind, seeds if touched else None)
+    _note(network, RecallEvent.Kind.RECALL, options.source, mind, seeds if options.record else None)
     return mind
 
 
