@@ -194,6 +194,11 @@ EngramType = Annotated[
 ]
 ExternalId = Annotated[Text, Field(strict=True, min_length=1, max_length=MAX_EXTERNAL_ID)]
 Metadata = Annotated[dict[str, Any], AfterValidator(_metadata)]
+Speaker = Annotated[Text, Field(strict=True, min_length=1, max_length=100)]
+MaybeSpeaker = Annotated[
+    Speaker | None,
+    Field(description='only memories of this speaker (metadata.speaker; from a leading "Name:")'),
+]
 Query = Annotated[
     Annotated[Text, Field(max_length=MAX_QUERY_CHARS)] | None,
     BeforeValidator(_query),
@@ -303,8 +308,13 @@ class RecallIn(MemoryTarget):
         description="false: look without touching (no access counted, nothing primed; "
         "for evaluations and previews)",
     )
+    speaker: Speaker | None = Field(
+        None,
+        description="only memories of this speaker (metadata.speaker, any case; remember "
+        'fills it from a leading "Name:" label)',
+    )
 
-    blank_means_absent = ("mode", "k", "token_budget", "now", "channels", "record")
+    blank_means_absent = ("mode", "k", "token_budget", "now", "channels", "record", "speaker")
 
 
 class PrimeIn(MemoryTarget):

@@ -93,7 +93,14 @@ def playground(request: TenantRequest, network: str) -> HttpResponse:
     """Try recall (or prime) without changing anything: access statistics are not counted and
     the prime is not carried into an agent's next recall."""
     net = network_of(request, network)
-    form = {"query": "", "mode": "balanced", "k": "10", "token_budget": "1500", "what": "recall"}
+    form = {
+        "query": "",
+        "mode": "balanced",
+        "k": "10",
+        "token_budget": "1500",
+        "what": "recall",
+        "speaker": "",
+    }
     form.update({k: request.GET[k] for k in form if k in request.GET})
     context = {
         "network": net,
@@ -126,7 +133,11 @@ def _run(request: TenantRequest, net: Network, form: dict[str, str]) -> dict[str
             record=False,
         )
     else:
-        fields |= {"query": form["query"] or None, "mode": form["mode"]}
+        fields |= {
+            "query": form["query"] or None,
+            "mode": form["mode"],
+            "speaker": form["speaker"].strip() or None,
+        }
         request_in = validated(RecallIn, fields | {"k": _whole(form["k"], "k")})
         mind = network_recall(
             tenant=tenant,

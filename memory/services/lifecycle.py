@@ -20,7 +20,7 @@ from audit.services import AuditEntry
 from base.background import after_commit
 from base.contracts import validated
 from memory.contracts import EngramIn
-from memory.core.extract import extract_schema
+from memory.core.extract import extract_schema, speaker_of
 from memory.core.hebbian import reinforce
 from memory.core.text import content_lemmas, estimate_tokens, lemma
 from memory.models import Engram, Network
@@ -89,6 +89,15 @@ def schema_of(item: EngramIn) -> tuple[list[str], list[str]]:
     return list(display.values()), list(display)
 
 
+def metadata_of(item: EngramIn) -> dict[str, Any]:
+    """The item's metadata, with ``speaker`` from a leading "Name:" label of the content when
+    the client named none: the speaker is a filter for recall, not a concept (issue 10)."""
+    if "speaker" in item.metadata:
+        return item.metadata
+    speaker, _ = speaker_of(item.content)
+    return {**item.metadata, "speaker": speaker} if speaker else item.metadata
+
+
 def snapshot(engram: Engram) -> dict[str, Any]:
     """What history shows of an engram (before/after in audit events)."""
     return {
@@ -129,7 +138,7 @@ def _same(engram: Engram, item: EngramIn, display: list[str]) -> bool:
         and engram.strength == item.strength
         and engram.importance == item.importance
         and engram.occurred_at == item.occurred_at
-        and engram.metadata == item.metadata
+        and engram.metadata == metadata_of(item)
     )
 
 
@@ -169,7 +178,7 @@ def _apply(engram: Engram, item: EngramIn, display: list[str], now: datetime) ->
     engram.importance = item.importance
     engram.occurred_at = item.occurred_at
     engram.external_id = item.external_id
-    engram.metadata = item.metadata
+    engram.metadata = metadata_of(item)
     engram.token_count = estimate_tokens(item.content)
     engram.content_hash = content_hash(item.content)
     engram.updated_at = now

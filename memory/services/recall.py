@@ -73,6 +73,7 @@ class RecallOptions:
     channels: frozenset[str] = CHANNELS
     record: bool = True  # count the access (the dashboard's playground looks without touching)
     source: str = "api"  # who asked: api, mcp, dashboard (for the activity log)
+    speaker: str | None = None  # only this speaker's memories (metadata.speaker, any case)
 
     @classmethod
     def of(cls, request: RecallIn, *, record: bool = True, source: str = "api") -> RecallOptions:
@@ -85,6 +86,7 @@ class RecallOptions:
             channels=frozenset(request.channels),
             record=record and request.record,
             source=source,
+            speaker=request.speaker,
         )
 
 
@@ -430,6 +432,7 @@ def _by_activation(
         }
 
 
+SPOKEN = "AND lower(metadata->>'speaker') = lower(%s)"  # the speaker filter, in every channel
 TEXT_DF_CAP = 1000  # a word in more engrams still scores (low IDF) but finds no candidates
 TEXT_ROWS = 3000  # the rarest words find the candidates while they hold this many engrams
 DF_TTL = 300  # seconds a word's document frequency is cached (it moves slowly)
@@ -480,7 +483,9 @@ def _document_frequencies(
     return [int(cached[key]) for key in keys]
 
 
-def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
+def _by_text(
+    network: Network, query: str, speaker: str | None = None
+) -> tuple[dict[int, float], float]:
     """BM25 over every word of the query (Postgres's English lexemes: stemmed, stop words
     out), ranked in SQL. Document frequencies are counted per query word, each count stopping
     at TEXT_DF_CAP: the rarest words find the candidates (at most TEXT_ROWS engrams are
@@ -518,13 +523,16 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
         scoring = [i for i, weight in enumerate(weights) if weight > 0]
         matched = " + ".join("%s::float8 * (search @@ %s::tsquery)::int" for _ in scoring) or "0"
         found = joiner.join("%s::tsquery" for _ in finders)
+        spoken = SPOKEN if speaker else ""
         params: list[str | int | float] = []
         for i in scoring:
             params += [weights[i], quoted[i]]
         params += [BM25_K1 + 1, BM25_K1, BM25_B, BM25_B, mean_length]
         # all common words: a thousand engrams holding them all are as good as any others
         rows_scored = TEXT_ROWS if joiner == " || " else TEXT_ROWS // 3
-        params += [network.tenant_id, network.pk, *(quoted[i] for i in finders), rows_scored]
+        params += [network.tenant_id, network.pk, *(quoted[i] for i in finders)]
+        params += [speaker] if speaker else []
+        params.append(rows_scored)
         params.append(CANDIDATES_PER_CHANNEL)
         # the network id is a bigint parameter so that it is a condition of the GIN index
         # (btree_gin compares bigint with bigint only): else every network's matches are read
@@ -534,7 +542,7 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
                    * (1 - %s::float8 + %s::float8 * token_count / %s::float8)) AS bm25
               FROM (SELECT id, search, token_count FROM memory_engram
                      WHERE tenant_id = %s AND network_id = %s::bigint
-                       AND status = 'active' AND search @@ ({found})
+                       AND status = 'active' AND search @@ ({found}) {spoken}
                      LIMIT %s) hits
              ORDER BY bm25 DESC, id DESC
              LIMIT %s
@@ -545,17 +553,23 @@ def _by_text(network: Network, query: str) -> tuple[dict[int, float], float]:
         return {row[0]: float(row[1]) for row in cursor.fetchall()}, ideal
 
 
-def _by_vector(network: Network, vector: str) -> dict[int, float]:
+def _by_vector(network: Network, vector: str, speaker: str | None = None) -> dict[int, float]:
     """Nearest engrams (HNSW; the search settings are per connection, see memory.apps)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT id, embedding <=> %s::vector AS distance FROM memory_engram
              WHERE tenant_id = %s AND network_id = %s AND status = 'active'
-               AND embedding IS NOT NULL
+               AND embedding IS NOT NULL {SPOKEN if speaker else ""}
              ORDER BY distance LIMIT %s
             """,
-            [vector, network.tenant_id, network.pk, CANDIDATES_PER_CHANNEL],
+            [
+                vector,
+                network.tenant_id,
+                network.pk,
+                *([speaker] if speaker else []),
+                CANDIDATES_PER_CHANNEL,
+            ],
         )
         return {row[0]: 1.0 - float(row[1]) for row in cursor.fetchall()}
 
@@ -580,12 +594,14 @@ def _run(
     df = _describe_cues(network, cues)
     by_act = _by_activation(network, cues, df) if activation else {}
     by_text, ideal_text = (
-        _by_text(network, query) if query and "text" in options.channels else ({}, 1.0)
+        _by_text(network, query, options.speaker)
+        if query and "text" in options.channels
+        else ({}, 1.0)
     )
     vector = query_vector() if query and "vector" in options.channels else None
-    by_vec = _by_vector(network, vector) if vector else {}
+    by_vec = _by_vector(network, vector, options.speaker) if vector else {}
     ids = set(by_act) | set(by_text) | set(by_vec)
-    rows = _rows(network, ids)
+    rows = _rows(network, ids, options.speaker)  # activation's candidates are filtered here
     candidates = []
     for engram in rows:
         lemmas = frozenset(engram.terms)
@@ -704,18 +720,19 @@ class _Row:
     terms: list[str]
 
 
-def _rows(network: Network, ids: set[int]) -> list[_Row]:
+def _rows(network: Network, ids: set[int], speaker: str | None = None) -> list[_Row]:
     if not ids:
         return []
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT id, type, strength, importance, coalesce(occurred_at, created_at),
                    last_recalled_at, recall_count, token_count, terms
               FROM memory_engram
              WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s) AND status = 'active'
+                   {SPOKEN if speaker else ""}
             """,
-            [network.tenant_id, network.pk, list(ids)],
+            [network.tenant_id, network.pk, list(ids), *([speaker] if speaker else [])],
         )
         return [_Row(*row) for row in cursor.fetchall()]
 

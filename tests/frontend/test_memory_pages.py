@@ -153,6 +153,22 @@ def test_the_playground_shows_the_mind_without_counting_as_a_recall(cast: Cast) 
     assert "Alice prefers" in primed
 
 
+def test_the_playground_filters_by_speaker(cast: Cast) -> None:
+    seed(
+        cast,
+        [
+            {"content": "Alice: I always book a window seat on the night train"},
+            {"content": "Bob: I never book a window seat, the aisle is easier"},
+        ],
+    )
+    client = logged_in(cast.viewer)
+    page_ = client.get(f"{BASE}/playground/?run=1&query=window+seat&speaker=alice", **HTMX)
+    text = page_.content.decode()
+    assert "night train" in text and "aisle is easier" not in text
+    bad = client.get(f"{BASE}/playground/?run=1&query=seat&speaker=" + "x" * 101, **HTMX)
+    assert bad.status_code == 200 and "speaker" in bad.content.decode()
+
+
 def test_export_then_import_round_trips_and_reports_bad_lines(cast: Cast) -> None:
     seed(
         cast,

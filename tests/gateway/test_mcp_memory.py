@@ -63,6 +63,23 @@ def test_an_agent_remembers_recalls_and_primes_over_mcp(live_url: str) -> None:
     assert not primed.is_error and "Primed" in text(primed)
 
 
+def test_an_agent_can_ask_for_one_speakers_memories(live_url: str) -> None:
+    cast = make_cast()
+    _, secret = make_key(cast.tenant)
+    chat = [
+        {"content": "Maya: the staging database moves to Postgres 18 next week"},
+        {"content": "John: I will update the staging database runbook for Postgres 18"},
+    ]
+    _, maya = calls(
+        f"{live_url}/t/acme/mcp",
+        secret,
+        ("remember", {"network": "chat", "engrams": chat}),
+        ("recall", {"network": "chat", "query": "staging database Postgres", "speaker": "Maya"}),
+    )
+    assert "1 memories" in text(maya) and "moves to Postgres 18" in text(maya)
+    assert "I will update" not in text(maya)
+
+
 def test_roles_keep_their_memories_apart(live_url: str) -> None:
     cast = make_cast()
     _, secret = make_key(cast.tenant)

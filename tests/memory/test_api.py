@@ -214,3 +214,35 @@ def test_recall_over_rest_can_look_without_touching_and_names_its_context(cast: 
         assert Engram.objects.filter(tenant=cast.tenant, recall_count__gt=0).exists()
     refused = api.post("/api/v1/recall", {"query": "redis", "record": "no"}, format="json")
     assert refused.status_code == 400
+
+
+def test_the_speaker_is_metadata_and_a_recall_filter_not_a_concept(cast: Cast) -> None:
+    api = client_for(cast)
+    stored = remember(
+        api,
+        [
+            {"content": "Maya: I finally booked the flight to Lisbon for the conference"},
+            {"content": "John: my flight to Lisbon got cancelled, so I am taking the train"},
+            {
+                "content": "Flights to Lisbon are cheaper on Tuesdays, someone said",
+                "metadata": {"speaker": "Ana"},
+            },
+        ],
+    )
+    assert stored.status_code == 201
+    listed = {e["content"][:4]: e for e in api.get("/api/v1/engrams").json()["engrams"]}
+    assert listed["Maya"]["metadata"] == {"speaker": "Maya"}
+    assert listed["Flig"]["metadata"] == {"speaker": "Ana"}  # a speaker the client named stays
+    assert "Maya" not in listed["Maya"]["schema"]  # the label is no concept
+    everyone = api.post("/api/v1/recall", {"query": "flight to Lisbon"}, format="json").json()
+    assert len(everyone["engrams"]) == 3
+    maya = api.post(
+        "/api/v1/recall", {"query": "flight to Lisbon", "speaker": "maya"}, format="json"
+    ).json()
+    assert [e["content"][:5] for e in maya["engrams"]] == ["Maya:"]
+    nobody = api.post(
+        "/api/v1/recall", {"query": "flight to Lisbon", "speaker": "Zed"}, format="json"
+    ).json()
+    assert nobody["engrams"] == []
+    refused = api.post("/api/v1/recall", {"query": "x", "speaker": 7}, format="json")
+    assert refused.status_code == 400 and "speaker" in refused.content.decode()

@@ -23,6 +23,7 @@ from memory.contracts import (
     K,
     MaybeNetworkKey,
     MaybeRoleName,
+    MaybeSpeaker,
     MindOut,
     Mode,
     PrimeIn,
@@ -101,10 +102,18 @@ async def recall(
     network: MaybeNetworkKey = None,
     k: K = 8,
     token_budget: TokenBudget = 1500,
+    speaker: MaybeSpeaker = None,
 ) -> str:
     principal = principal_from(ctx)
     principal.require("read")
-    arguments = {"query": query, "role": role, "mode": mode, "network": network, "k": k}
+    arguments = {
+        "query": query,
+        "role": role,
+        "mode": mode,
+        "network": network,
+        "k": k,
+        "speaker": speaker,
+    }
 
     def work() -> tuple[MindOut, str]:
         request = validated(RecallIn, {**arguments, "token_budget": token_budget})
