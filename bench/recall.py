@@ -253,13 +253,97 @@ def run_new_tenant(port: int, seed: int) -> list[tuple]:
     return [
         (
             0,
-            "new tenant, 4x500",
+            "new tenant 4x500",
             0,
             0,
             0,
             0,
             f"{rate:,.0f}/s ({', '.join(f'{t:.1f}' for t in fresh)} s); after ANALYZE "
             f"{steady_rate:,.0f}/s: {rate / steady_rate:.0%} of steady",
+        )
+    ]
+
+
+def run_embedder(port: int, seed: int, count: int = 2000) -> list[tuple]:
+    """The Celery embedder end to end against the same model in this process: ``count`` new
+    engrams remembered over REST (batches of 500) into a new tenant, with the worker ``make
+    run`` starts (its processes, its ONNX threads), timed until the network reports no pending
+    engram or cue embedding; then the same texts embedded here, in the batches the worker uses."""
+    from config.devserver import CORES, WORKER_PROCESSES, _celery
+    from config.env import queues
+
+    slug = f"embed-{int(time.time())}"
+    out = manage("tenant_create", slug, "--owner", f"{slug}@mnemo.local")
+    key = next(line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("API key"))
+    http = httpx2.Client(
+        base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Bearer {key}"}, timeout=300
+    )
+    data = corpus(seed + 2)
+    texts = [data.engram(i)["content"] for i in range(count)]
+    names = queues(os.environ.get("MNEMO_PROFILE", "bench"))
+    log = open(ROOT / "var" / "bench" / "embedder-worker.log", "ab")  # noqa: SIM115
+    # The bench profile has no standing worker (ingests embed with memory_embed): its queues
+    # hold the leftovers of earlier runs, all of them already done. Start from empty queues.
+    subprocess.run(
+        [PY, "-m", "celery", "-A", "config", "purge", "-f", "-Q", names["embeddings"]],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    )
+    worker = subprocess.Popen(
+        _celery(
+            "--queues",
+            ",".join([names["default"], names["embeddings"]]),
+            "--concurrency",
+            str(WORKER_PROCESSES),
+            "--hostname",
+            f"bench-embed-{os.getpid()}@%h",
+        ),
+        cwd=ROOT,
+        env={**os.environ, "EMBEDDINGS_THREADS": str(max(1, CORES // WORKER_PROCESSES))},
+        stdout=log,
+        stderr=log,
+    )
+    try:
+        time.sleep(8)  # the worker's processes start (the model loads on first use, counted)
+        started = time.perf_counter()
+        for start in range(0, count, 500):
+            batch = [{"content": text} for text in texts[start : start + 500]]
+            http.post("/api/v1/remember", json={"engrams": batch}).raise_for_status()
+        while True:
+            network = http.get("/api/v1/networks/default").json()
+            if not network["pending_embeddings"] and not network["pending_cue_embeddings"]:
+                break
+            if time.perf_counter() - started > 1200:
+                raise SystemExit("the worker did not embed the network in 20 minutes")
+            time.sleep(0.25)
+        celery_rate = count / (time.perf_counter() - started)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from memory.embeddings import embedder
+    from memory.services.embedding import BATCH
+
+    model = embedder()
+    model.embed(texts[:8])  # loaded before the clock starts
+    started = time.perf_counter()
+    for start in range(0, count, BATCH):
+        model.embed(texts[start : start + BATCH])
+    local_rate = count / (time.perf_counter() - started)
+    return [
+        (
+            0,
+            "embedder (Celery)",
+            0,
+            0,
+            0,
+            0,
+            f"{celery_rate:,.0f} engrams/s end to end = {celery_rate / local_rate:.0%} of "
+            f"in-process {local_rate:,.0f}/s",
         )
     ]
 
@@ -311,6 +395,7 @@ def main() -> None:
             measured, asked = run_size(size, args.port, args.queries, args.seed)
             rows += measured
         rows += run_new_tenant(args.port, args.seed)
+        rows += run_embedder(args.port, args.seed)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -327,7 +412,7 @@ def main() -> None:
             if p95
             else f"{'':>8} {'':>8} {'':>8} {'':>8}"
         )
-        where = f"{size:>10,}" if size else f"{'new':>10}"
+        where = f"{size:>10,}" if size else f"{'':>10}"
         print(f"{where}  {what:<22} {cells}  {note}")
     print("\n(p50/p95: client wall time over REST; srv: the server's own took_ms for recall)")
 
