@@ -12,6 +12,8 @@ taken at equal k and at equal context tokens (turns are added in rank order unti
 
 * session recall@k — share of the gold sessions that appear among the top-k turns' sessions
 * evidence recall@k — share of the gold turns among the top-k turns
+* session / evidence MRR — 1 / rank of the first turn of a gold session / the first gold turn
+  (0 when none is in the top 50)
 * ... and both again within a token budget.
 
 BM25 (k1=1.2, b=0.75) and the dense baseline (cosine on the stored embeddings) run in this
@@ -145,6 +147,15 @@ def metrics(
         )
         if gold_turns:
             out[f"evidence@{k}"] = len(set(top) & gold_turns) / len(gold_turns)
+    # reciprocal rank of the first turn from a gold session, and of the first gold turn
+    out["session MRR"] = next(
+        (1 / rank for rank, i in enumerate(ranked, 1) if turns[i]["session"] in gold_sessions),
+        0.0,
+    )
+    if gold_turns:
+        out["evidence MRR"] = next(
+            (1 / rank for rank, i in enumerate(ranked, 1) if i in gold_turns), 0.0
+        )
     spent, within = 0, []
     for i in ranked:
         if spent + tokens[i] > budget:
