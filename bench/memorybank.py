@@ -116,7 +116,8 @@ def main() -> None:
     from tenants.models import Tenant, User
     from tenants.services import tenant_create, user_create
 
-    users = json.loads(DATA.read_text())
+    # some names in the bank's keys carry stray spaces (" Jason "); the gold's do not
+    users = {name.strip(): value for name, value in json.loads(DATA.read_text()).items()}
     gold = json.loads(args.gold.read_text())["questions"]
     owner = User.objects.filter(email="mb@mnemo.local").first() or user_create(
         email="mb@mnemo.local", password="memorybank-bench-only"
