@@ -32,7 +32,9 @@ class LocalMiniLM:
 
     model_id = "all-MiniLM-L6-v2-int8"
     max_tokens = 256
-    batch = 8  # texts per inference, of similar length (measured best on 2 cores)
+    batch = 8  # texts per inference at least, of similar length (measured best on 2 cores) ...
+    run_tokens = 512  # ... more while they hold this many tokens together (words: 1.25x faster)
+    max_run = 64
 
     def __init__(self) -> None:
         import onnxruntime
@@ -55,7 +57,7 @@ class LocalMiniLM:
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Texts are run shortest first in small batches, each padded only to its own longest:
         a batch padded to one long message costs every short one the full 256 tokens (mixed
-        chat turns embed 3x faster this way)."""
+        chat turns embed 3x faster this way). Short texts go in bigger batches."""
         import numpy as np
 
         if not texts:
@@ -63,8 +65,21 @@ class LocalMiniLM:
         encodings = self._tokenizer.encode_batch([t or " " for t in texts])
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         vectors: list[list[float]] = [[] for _ in texts]
-        for start in range(0, len(order), self.batch):
-            chunk = order[start : start + self.batch]
+        start = 0
+        while start < len(order):
+            # at least `batch` texts a run; short ones (cue words) more, up to a token budget:
+            # each run has a fixed cost, and 64 words of 4 tokens are one small run
+            end = start + 1
+            while end < len(order) and (
+                end - start < self.batch
+                or (
+                    end - start < self.max_run
+                    and (end - start + 1) * len(encodings[order[end]].ids) <= self.run_tokens
+                )
+            ):
+                end += 1
+            chunk = order[start:end]
+            start = end
             width = max(len(encodings[i].ids) for i in chunk)
             ids = np.zeros((len(chunk), width), dtype=np.int64)
             mask = np.zeros((len(chunk), width), dtype=np.int64)
