@@ -310,6 +310,30 @@ def test_the_same_memory_in_other_words_comes_back_once(cast: Cast) -> None:
     assert len(typescript) == 1 and mind.suppressed == 1
 
 
+def test_a_hub_concept_still_reaches_its_oldest_memories(cast: Cast) -> None:
+    """Recall once read only the newest 200 engrams of a cue: whatever was filed earlier under a
+    busy concept was out of reach through it."""
+    oldest = {
+        "content": "Kestrel rollback plan: restore the snapshot first",
+        "schema": ["kestrel", "rollback"],
+        "importance": 1.0,
+        "strength": 1.0,
+    }
+    later = [
+        {
+            "content": f"Kestrel note {i}",
+            "schema": ["kestrel", f"note{i}"],
+            "importance": 0.0,
+            "strength": 0.0,
+        }
+        for i in range(260)
+    ]
+    store(cast, [oldest], embed=False)
+    store(cast, later, embed=False)
+    mind = recall(cast, "kestrel", channels=frozenset({"activation"}), k=3)
+    assert contents(mind)[0] == oldest["content"]
+
+
 def test_a_word_reaches_the_names_that_contain_it(cast: Cast) -> None:
     store(
         cast,
