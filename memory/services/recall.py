@@ -553,16 +553,25 @@ def _by_text(
         return {row[0]: float(row[1]) for row in cursor.fetchall()}, ideal
 
 
+EXACT_KNN_MAX = 12_000  # networks up to this size are searched exactly, not through HNSW
+
+
 def _by_vector(network: Network, vector: str, speaker: str | None = None) -> dict[int, float]:
-    """Nearest engrams (HNSW; the search settings are per connection, see memory.apps)."""
+    """Nearest engrams. HNSW for big networks (the search settings are per connection, see
+    memory.apps); an exact scan of the network for small ones: the graph holds every tenant's
+    vectors, and a filtered walk through it for a network of 2% of them visits ~50 vectors per
+    match (10k engrams: 19 ms against 14 ms exact, and the exact answer)."""
+    total, _ = _network_stats(network)
+    rows = f"""
+        SELECT id, embedding FROM memory_engram
+         WHERE tenant_id = %s AND network_id = %s AND status = 'active'
+           AND embedding IS NOT NULL {SPOKEN if speaker else ""}"""
+    # OFFSET 0 fences the planner off the HNSW index for the exact scan
+    source = f"({rows} OFFSET 0) e" if total <= EXACT_KNN_MAX else f"({rows}) e"
     with connection.cursor() as cursor:
         cursor.execute(
-            f"""
-            SELECT id, embedding <=> %s::vector AS distance FROM memory_engram
-             WHERE tenant_id = %s AND network_id = %s AND status = 'active'
-               AND embedding IS NOT NULL {SPOKEN if speaker else ""}
-             ORDER BY distance LIMIT %s
-            """,
+            f"SELECT id, embedding <=> %s::vector AS distance FROM {source} "
+            "ORDER BY distance LIMIT %s",
             [
                 vector,
                 network.tenant_id,
