@@ -127,7 +127,9 @@ def test_a_memory_written_over_rest_appears_in_an_open_browser_without_reload(
     _, secret = make_key(cast.tenant)
     log_in(p, cast.member.email)
     p.goto("/t/acme/memory/default/")  # type: ignore[attr-defined]
-    p.wait_for_function("document.body.getAttribute('data-live') === 'on'")  # type: ignore[attr-defined]
+    # a selector, not wait_for_function: polling a JS string is an eval, which the page's CSP
+    # refuses whenever the socket is not up at the first check (a flaky failure)
+    p.locator("body[data-live='on']").wait_for(state="attached")  # type: ignore[attr-defined]
     assert p.inner_text("[data-testid=count-engrams]") == "1"  # type: ignore[attr-defined]
     p.evaluate("window.__marker = 'same page'")  # type: ignore[attr-defined]
     response = httpx2.post(
