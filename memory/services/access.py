@@ -9,9 +9,10 @@ tenant.
 
 Nothing is lost on a worker crash: the notes are trimmed from the list only after the batch
 committed (a crash in between applies that batch twice, an over-count by one flush, never a lost
-count), and one flusher at a time holds a lock. While Redis is away, the note is applied at once
-in the request's own transaction, as before. A Redis killed outright loses at most the notes of
-its last second (append-only file, fsync every second).
+count), and one flusher at a time holds a lock. While Redis is away, or when MAX_WAITING notes
+already wait (no worker), the note is applied at once in the request's own transaction. A Redis
+killed outright loses at most the notes of its last second (append-only file, fsync every
+second).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tenants import rls
 log = logging.getLogger(__name__)
 
 BATCH = 5000  # notes applied per flush round
+MAX_WAITING = 500_000  # notes queued at most (~100 MB of Redis); past that, applied at once
 LOCK_SECONDS = 60  # a flusher that died frees the lock after this
 
 
@@ -68,8 +70,18 @@ def note(
         "c": sorted(cue_ids),
     }
     raw = json.dumps(record)
-    if guarded("access notes", lambda redis: redis.rpush(_key(), raw), None) is None:
+    queued = guarded("access notes", lambda redis: _push(redis, raw), False)
+    if not queued:
         _apply(tenant_id, [record])  # the request's own transaction (its tenant scope)
+
+
+def _push(redis: Any, raw: str) -> bool:
+    """Queue the note unless MAX_WAITING already wait (no worker flushing for hours): then it
+    is taken back and applied in the request, so Redis stays bounded and no count is lost."""
+    if int(redis.rpush(_key(), raw)) <= MAX_WAITING:
+        return True
+    redis.lrem(_key(), -1, raw)
+    return False
 
 
 def pending() -> int:

@@ -83,3 +83,15 @@ def test_the_worker_applies_the_notes(celery_worker: Path) -> None:
     while counts(cast)[0] == 0 and time.monotonic() < deadline:
         time.sleep(0.2)
     assert counts(cast) == (1, 1, 1) and access.pending() == 0
+
+
+@pytest.mark.django_db
+def test_with_too_many_notes_waiting_the_access_is_counted_at_once(
+    cast: Cast, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store(cast, FACT, embed=False)
+    monkeypatch.setattr(access, "MAX_WAITING", 1)
+    recall(cast, "redis")  # queued: the first one waiting
+    recall(cast, "redis")  # over the bound: taken back, applied in the request
+    assert access.pending() == 1 and counts(cast) == (1, 1, 1)
+    assert access.flush() == 1 and counts(cast) == (2, 2, 2)
