@@ -354,7 +354,7 @@ def run_throughput(size: int, port: int, queries: list[str], clients: int, secon
 
     print(f"== {clients} clients at once, {seconds:.0f} s each, {size:,} engrams")
     bare = bare_knn_throughput(f"bench-{size}", "default", queries, clients, seconds)
-    mnemo = mnemo_throughput(port + 1, tenant(size), queries, clients, seconds, PY)
+    mnemo = mnemo_throughput(port + 1, tenant(size), queries, clients, seconds)
     share = mnemo["per_s"] / bare["per_s"] if bare["per_s"] else 0.0
     return [
         (

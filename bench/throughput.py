@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -25,25 +24,6 @@ from pathlib import Path
 import httpx2
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def serve(port: int, python: str) -> subprocess.Popen[bytes]:
-    log = open(ROOT / "var" / "bench" / "throughput-web.log", "ab")  # noqa: SIM115
-    env = {**os.environ, "API_RATE_LIMIT_PER_MINUTE": "10000000"}  # serving, not limits
-    proc = subprocess.Popen(
-        [python, "-m", "config.serve", "--port", str(port)],
-        cwd=ROOT,
-        stdout=log,
-        stderr=log,
-        env=env,
-    )
-    for _ in range(300):
-        try:
-            if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc
-        except httpx2.HTTPError:
-            time.sleep(0.1)
-    raise SystemExit("the server did not start; see var/bench/throughput-web.log")
 
 
 async def _mnemo(base: str, key: str, queries: list[str], clients: int, seconds: float) -> dict:
@@ -80,10 +60,10 @@ async def _mnemo(base: str, key: str, queries: list[str], clients: int, seconds:
     return {"per_s": done / wall, "errors": errors, "p95_ms": p95}
 
 
-def mnemo_throughput(
-    port: int, key: str, queries: list[str], clients: int, seconds: float, python: str
-) -> dict:
-    server = serve(port, python)
+def mnemo_throughput(port: int, key: str, queries: list[str], clients: int, seconds: float) -> dict:
+    from load import start  # the server as make run starts it, rate limits lifted
+
+    server = start(port, workers=0)
     try:
         return asyncio.run(_mnemo(f"http://127.0.0.1:{port}", key, queries, clients, seconds))
     finally:

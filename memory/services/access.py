@@ -146,37 +146,8 @@ def _apply(tenant_id: int, records: list[dict[str, Any]]) -> None:
                 created_at=at,
             )
         )
-    with connection.cursor() as cursor:
-        if engrams:
-            ids = sorted(engrams)
-            cursor.execute(
-                """
-                WITH d AS (SELECT * FROM unnest(%s::bigint[], %s::int[], %s::timestamptz[])
-                             AS d(id, n, at)),
-                     locked AS (SELECT e.id FROM memory_engram e JOIN d ON d.id = e.id
-                                 WHERE e.tenant_id = %s ORDER BY e.id FOR UPDATE OF e)
-                UPDATE memory_engram e SET recall_count = e.recall_count + d.n,
-                       last_recalled_at = greatest(e.last_recalled_at, d.at)
-                  FROM d JOIN locked ON locked.id = d.id
-                 WHERE e.id = d.id
-                """,
-                [ids, [engrams[i] for i in ids], [last_engram[i] for i in ids], tenant_id],
-            )
-        if cues:
-            ids = sorted(cues)
-            cursor.execute(
-                """
-                WITH d AS (SELECT * FROM unnest(%s::bigint[], %s::int[], %s::timestamptz[])
-                             AS d(id, n, at)),
-                     locked AS (SELECT c.id FROM memory_cue c JOIN d ON d.id = c.id
-                                 WHERE c.tenant_id = %s ORDER BY c.lemma FOR UPDATE OF c)
-                UPDATE memory_cue c SET recall_count = c.recall_count + d.n,
-                       last_recalled_at = greatest(c.last_recalled_at, d.at)
-                  FROM d JOIN locked ON locked.id = d.id
-                 WHERE c.id = d.id
-                """,
-                [ids, [cues[i] for i in ids], [last_cue[i] for i in ids], tenant_id],
-            )
+    _count(tenant_id, "memory_engram", "id", engrams, last_engram)
+    _count(tenant_id, "memory_cue", "lemma", cues, last_cue)
     # a note of a network deleted meanwhile has nowhere to go
     live = set(
         Network.objects.filter(
@@ -184,3 +155,27 @@ def _apply(tenant_id: int, records: list[dict[str, Any]]) -> None:
         ).values_list("pk", flat=True)
     )
     RecallEvent.objects.bulk_create([e for e in events if e.network_id in live])
+
+
+def _count(
+    tenant_id: int, table: str, lock_order: str, counts: Counter[int], last: dict[int, datetime]
+) -> None:
+    """Add ``counts`` to the rows' recall counts (the latest time wins), rows locked in
+    ``lock_order``: the order remember takes them in (engrams by id, cues by lemma)."""
+    if not counts:
+        return
+    ids = sorted(counts)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH d AS (SELECT * FROM unnest(%s::bigint[], %s::int[], %s::timestamptz[])
+                         AS d(id, n, at)),
+                 locked AS (SELECT t.id FROM {table} t JOIN d ON d.id = t.id
+                             WHERE t.tenant_id = %s ORDER BY t.{lock_order} FOR UPDATE OF t)
+            UPDATE {table} t SET recall_count = t.recall_count + d.n,
+                   last_recalled_at = greatest(t.last_recalled_at, d.at)
+              FROM d JOIN locked ON locked.id = d.id
+             WHERE t.id = d.id
+            """,
+            [ids, [counts[i] for i in ids], [last[i] for i in ids], tenant_id],
+        )
