@@ -338,15 +338,22 @@ def main() -> None:
     for method in [*variants, "bm25", "dense", "hybrid"]:
         row = totals[method]
         print(f"{method:<16}" + "".join(f"{sum(row[n]) / len(row[n]):>18.3f}" for n in names))
-    print("\nsession@10 by question type:")
     types = sorted({key.split("|")[0] for key in by_type})
-    print(f"{'type':<28}" + "".join(f"{m:>10}" for m in ("mnemo", "bm25", "dense", "hybrid")))
-    for kind in types:
-        cells = []
-        for method in ("mnemo", "bm25", "dense", "hybrid"):
-            values = by_type[f"{kind}|{method}"]["session@10"]
-            cells.append(f"{sum(values) / len(values):>10.3f}")
-        print(f"{kind:<28}" + "".join(cells))
+    for metric in ("evidence@10", "session@10", "evidence MRR", "session MRR"):
+        if metric not in names:
+            continue
+        print(f"\n{metric} by question type:")
+        print(
+            f"{'type':<28}{'n':>5}"
+            + "".join(f"{m:>10}" for m in ("mnemo", "bm25", "dense", "hybrid"))
+        )
+        for kind in types:
+            cells = []
+            for method in ("mnemo", "bm25", "dense", "hybrid"):
+                values = by_type[f"{kind}|{method}"][metric]
+                cells.append(f"{sum(values) / len(values):>10.3f}" if values else f"{'-':>10}")
+            count = len(by_type[f"{kind}|mnemo"][metric])
+            print(f"{kind:<28}{count:>5}" + "".join(cells))
 
 
 if __name__ == "__main__":

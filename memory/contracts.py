@@ -418,6 +418,14 @@ class RememberedOut(Output):
     id: int
     external_id: str | None
     status: Literal["created", "updated", "unchanged", "reinforced", "deleted"]
+    moderation: Literal["held", "queued"] | None = Field(
+        None,
+        description="held: quarantined until a person approves (never recalled before); "
+        "queued: kept, and waiting for a person to confirm",
+    )
+    redacted: list[str] = Field(
+        default_factory=list, description="detectors whose matches were replaced before storing"
+    )
 
 
 class RememberOut(Output):
@@ -428,6 +436,7 @@ class RememberOut(Output):
     reinforced: int
     deleted: int = Field(description="sent again, but a person deleted them: left deleted")
     edges: int = Field(description="associations strengthened")
+    held: int = Field(0, description="quarantined for moderation: not recalled until approved")
     engrams: list[RememberedOut]
 
 

@@ -21,11 +21,25 @@ EMBEDDING_DIMENSIONS = 384
 SEARCH_CONFIG = "english"
 
 
+class WritePolicy(models.TextChoices):
+    """What happens to an agent's write (memory.services.moderation): kept at once, kept and
+    queued for a person to confirm, or held out of every agent's sight until a person approves.
+    Blank on a key or a network: the next level decides (network, then key, then tenant)."""
+
+    AUTO = "auto"
+    REVIEW = "review"
+    QUARANTINE = "quarantine"
+
+
 class Network(models.Model):
     """A memory space inside a tenant, created on first write."""
 
     tenant = models.ForeignKey("tenants.Tenant", on_delete=models.PROTECT, related_name="+")
     key = models.CharField(max_length=100)
+    # a database default too: networks are created by a raw upsert (network_for_write)
+    write_policy = models.CharField(
+        max_length=12, choices=WritePolicy.choices, blank=True, default="", db_default=""
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -353,3 +367,65 @@ class ImportJob(models.Model):
         if not self.total_lines:
             return 100 if self.status == self.Status.DONE else 0
         return min(100, round(100 * self.processed_lines / self.total_lines))
+
+
+class ModerationItem(models.Model):
+    """Something waiting for a person's decision, and the decision once made: a memory the
+    firewall or the write policy sent to review or held (quarantined), an agent's proposed edit
+    or delete, a reader's flag. ``hits`` keep each detector's span and confidence, never the
+    matched secret; ``proposed`` the changed fields of an edit."""
+
+    class Kind(models.TextChoices):
+        WRITE = "write"  # a new memory
+        EDIT = "edit"  # an agent's proposed change to a stored memory
+        DELETE = "delete"  # an agent's proposed delete
+        FLAG = "flag"  # a reader said something is wrong with it
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+        REDACTED = "redacted"
+        HIDDEN = "hidden"
+        RESTORED = "restored"
+        EXPIRED = "expired"
+
+    class Reason(models.TextChoices):
+        FIREWALL = "firewall"
+        POLICY = "policy"
+        FLAG = "flag"
+
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    network = models.ForeignKey(Network, on_delete=models.CASCADE, related_name="+", db_index=False)
+    engram = models.ForeignKey(
+        Engram, on_delete=models.SET_NULL, null=True, related_name="+", db_index=False
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    held = models.BooleanField(default=False)  # the memory is quarantined until decided
+    hits = models.JSONField(default=list, blank=True)
+    proposed = models.JSONField(default=dict, blank=True)
+    note = models.TextField(blank=True)  # the flag's reason, or why the policy queued it
+    author = models.JSONField(default=dict)  # the actor who wrote, proposed or flagged
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.JSONField(default=dict, blank=True)
+    decision_note = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                F("tenant"),
+                F("state"),
+                F("created_at").desc(),
+                F("id").desc(),
+                name="moderation_tenant_queue",
+            ),
+            models.Index(fields=["tenant", "engram"], name="moderation_tenant_engram"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.state} #{self.engram_id}"

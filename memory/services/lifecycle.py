@@ -152,12 +152,17 @@ def plan(existing: Engram | None, item: EngramIn, display: list[str]) -> Plan:
     return Plan.REINFORCE
 
 
-def revision(engram: Engram, item: EngramIn, display: list[str], *, reactivate: bool) -> Revision:
+def revision(
+    engram: Engram, item: EngramIn, display: list[str], *, reactivate: bool, hold: bool = False
+) -> Revision:
     """``reactivate``: an agent remembering an archived engram again brings it back; a person's
-    edit does not. Moderation states and deletions never change here."""
+    edit does not. ``hold``: the new content is quarantined (memory.services.moderation).
+    Otherwise moderation states and deletions never change here."""
     status = engram.status
     if reactivate and status == Engram.Status.ARCHIVED:
         status = Engram.Status.ACTIVE
+    if hold and status not in GONE:
+        status = Engram.Status.QUARANTINED
     return Revision(
         words_changed=item.content != engram.content or display != list(engram.schema),
         was_linked=engram.status == Engram.Status.ACTIVE,
@@ -192,11 +197,12 @@ def new_engram(
     display: list[str],
     source: str,
     now: datetime,
+    held: bool = False,
 ) -> Engram:
-    """An active engram, not yet saved (remember inserts a batch in one statement)."""
-    engram = Engram(
-        tenant=tenant, network=network, source=source, created_at=now, status=Engram.Status.ACTIVE
-    )
+    """An active engram (quarantined when ``held``), not yet saved (remember inserts a batch in
+    one statement)."""
+    status = Engram.Status.QUARANTINED if held else Engram.Status.ACTIVE
+    engram = Engram(tenant=tenant, network=network, source=source, created_at=now, status=status)
     engram.embedding, engram.embedding_model = None, ""
     _apply(engram, item, display, now)
     return engram

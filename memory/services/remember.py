@@ -18,10 +18,11 @@ from django.utils import timezone
 from audit.actors import Actor
 from audit.services import AuditEntry, audit_records
 from base.db import atomic_with_retry
+from base.errors import Unprocessable
 from memory import live
 from memory.contracts import EngramIn, RememberedOut, RememberOut
 from memory.models import Engram, Network
-from memory.services import lifecycle
+from memory.services import lifecycle, moderation
 from memory.services.graph import (
     cues_count_add,
     cues_ensure,
@@ -41,6 +42,8 @@ class Outcome:
     id: int
     external_id: str | None
     plan: Plan
+    moderation: str | None = None  # "held" or "queued"
+    redacted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,8 +65,16 @@ def present_remembered(result: RememberResult) -> RememberOut:
         reinforced=result.count(Plan.REINFORCE),
         deleted=result.count(Plan.KEEP_DELETED),
         edges=result.edges,
+        held=sum(1 for o in result.outcomes if o.moderation == "held"),
         engrams=[
-            RememberedOut(index=o.index, id=o.id, external_id=o.external_id, status=o.plan.value)
+            RememberedOut(
+                index=o.index,
+                id=o.id,
+                external_id=o.external_id,
+                status=o.plan.value,
+                moderation=o.moderation,
+                redacted=list(o.redacted),
+            )
             for o in result.outcomes
         ],
     )
@@ -89,18 +100,29 @@ class _Batch:
     reinforced: list[list[str]] = field(default_factory=list)  # schemas whose edges strengthen
     to_embed: list[int] = field(default_factory=list)
     created: list[Engram] = field(default_factory=list)
+    queued: list[tuple[Engram, moderation.Verdict]] = field(default_factory=list)
 
     def run(self) -> RememberResult:
         self.network = network_for_write(tenant=self.tenant, key=self.network_key)
         self.now = timezone.now()
+        self._screen()
         self.schemas = [lifecycle.schema_of(item) for item in self.items]
         self.existing = _existing(self.network, self.items)
         self.plans = [
             lifecycle.plan(self.existing.get(i), item, self.schemas[i][0])
             for i, item in enumerate(self.items)
         ]
+        # items bringing words not stored yet (decided before any engram changes)
+        self.fresh = {
+            i
+            for i, plan in enumerate(self.plans)
+            if plan is Plan.CREATE
+            or (plan is Plan.REVISE and self.items[i].content != self.existing[i].content)
+        }
         self.changes = {
-            i: lifecycle.revision(self.existing[i], item, self.schemas[i][0], reactivate=True)
+            i: lifecycle.revision(
+                self.existing[i], item, self.schemas[i][0], reactivate=True, hold=self._held(i)
+            )
             for i, item in enumerate(self.items)
             if self.plans[i] is Plan.REVISE
         }
@@ -110,6 +132,9 @@ class _Batch:
         for index, item in enumerate(self.items):
             self._apply(index, item)
         self._insert_created()
+        moderation.queue_items(
+            tenant=self.tenant, network=self.network, actor=self.actor, entries=self.queued
+        )
         # Last, just before commit: the rows every remember of this network shares (hub cues'
         # counts, the edges between them), so they stay locked for as short a time as possible.
         cues_count_add(self.network, {self.cue_ids[key]: n for key, n in joins.items()})
@@ -121,6 +146,34 @@ class _Batch:
         _announce(self.tenant, result, self.created)
         return result
 
+    def _screen(self) -> None:
+        """The firewall and the write policy on every item (memory.services.moderation): a
+        rejected item refuses the batch, a redacted one is stored redacted (its schema derived
+        again from the redacted text), and ``verdicts`` say which are held or queued."""
+        settings = moderation.settings_of(self.tenant)
+        policy = moderation.write_policy(settings, self.actor, self.network)
+        self.verdicts: list[moderation.Verdict] = []
+        items = []
+        for index, item in enumerate(self.items):
+            try:
+                verdict = moderation.screen(settings, policy, item.content)
+            except Unprocessable as refused:
+                name = f"engrams[{index}].content"
+                raise Unprocessable(
+                    refused.message.replace("content:", f"{name}:", 1),
+                    fields={name: refused.fields["content"]},
+                    code=refused.code,
+                ) from None
+            if verdict.content != item.content:
+                item = item.model_copy(update={"content": verdict.content, "schema_": None})
+            self.verdicts.append(verdict)
+            items.append(item)
+        self.items = items
+
+    def _held(self, index: int) -> bool:
+        """A new memory (or new content) the firewall or the policy keeps out of sight."""
+        return self.verdicts[index].hold and index in self.fresh
+
     def _cues(self) -> Counter[str]:
         """Make sure every cue the batch touches exists — new schemas, and the old schemas of
         engrams re-filed or reinforced — without locking the existing ones; sets ``cue_ids``
@@ -129,7 +182,9 @@ class _Batch:
         joins: Counter[str] = Counter()
         for index, plan in enumerate(self.plans):
             change = self.changes.get(index)
-            if plan is Plan.CREATE or (change is not None and change.joins):
+            if (plan is Plan.CREATE and not self._held(index)) or (
+                change is not None and change.joins
+            ):
                 for word, key in zip(*self.schemas[index], strict=True):
                     words.setdefault(key, word)
                     joins[key] += 1
@@ -151,14 +206,17 @@ class _Batch:
                 display=display,
                 source=self.source,
                 now=self.now,
+                held=self._held(index),
             )
             self.created.append(engram)
-            self.reinforced.append(lemmas)
+            if not self._held(index):
+                self.reinforced.append(lemmas)
             return  # its outcome follows the insert, which gives it an id
         assert engram is not None
         if plan is Plan.REINFORCE:
             lifecycle.reinforce_repeat(engram, self.now)
-            self.reinforced.append(list(lifecycle.lemma_words(engram.schema)))
+            if engram.status == Engram.Status.ACTIVE:  # a held repeat strengthens no edge
+                self.reinforced.append(list(lifecycle.lemma_words(engram.schema)))
             self.audits.append(
                 lifecycle.entry("engram.reinforce", engram, after={"strength": engram.strength})
             )
@@ -177,11 +235,19 @@ class _Batch:
             )
             if change.reinforces:
                 self.reinforced.append(lemmas)
-            if change.words_changed:
+            if change.words_changed and change.will_link:
                 self.to_embed.append(engram.pk)
             after = lifecycle.snapshot(engram)
             self.audits.append(lifecycle.entry("engram.update", engram, before=before, after=after))
-        self.outcomes.append(Outcome(index, engram.pk, engram.external_id, plan))
+        self.outcomes.append(self._outcome(index, engram, plan))
+
+    def _outcome(self, index: int, engram: Engram, plan: Plan) -> Outcome:
+        verdict = self.verdicts[index]
+        state = None
+        if index in self.fresh and verdict.queue:
+            state = "held" if verdict.hold else "queued"
+            self.queued.append((engram, verdict))
+        return Outcome(index, engram.pk, engram.external_id, plan, state, verdict.redacted)
 
     def _insert_created(self) -> None:
         if not self.created:
@@ -193,14 +259,16 @@ class _Batch:
             if plan is not Plan.CREATE:
                 continue
             engram = next(new)
+            self.outcomes.append(self._outcome(index, engram, Plan.CREATE))
+            self.audits.append(
+                lifecycle.entry("engram.create", engram, after=lifecycle.snapshot(engram))
+            )
+            if self._held(index):
+                continue  # filed under its cues and embedded when a person approves it
             links += [
                 (engram.pk, self.cue_ids[key], position)
                 for position, key in enumerate(self.schemas[index][1])
             ]
-            self.outcomes.append(Outcome(index, engram.pk, engram.external_id, Plan.CREATE))
-            self.audits.append(
-                lifecycle.entry("engram.create", engram, after=lifecycle.snapshot(engram))
-            )
             self.to_embed.append(engram.pk)
         links_insert(self.network, links)
 
@@ -243,7 +311,8 @@ def _existing(network: Network, items: Sequence[EngramIn]) -> dict[int, Engram]:
             tenant_id=network.tenant_id,
             network=network,
             content_hash__in=list(hashes),
-            status=Engram.Status.ACTIVE,
+            # a held copy is the same memory: an agent retrying does not fill the queue
+            status__in=[Engram.Status.ACTIVE, Engram.Status.QUARANTINED],
             external_id__isnull=True,
         )
         for engram in rows.order_by("id"):

@@ -163,7 +163,14 @@ def import_start(
             payload=text,
             total_lines=lines,
             created_by=actor.label[:200],
-            actor={"kind": actor.kind, "id": actor.id, "label": actor.label, "role": actor.role},
+            actor={
+                "kind": actor.kind,
+                "id": actor.id,
+                "label": actor.label,
+                "role": actor.role,
+                "scopes": list(actor.scopes),
+                "write_policy": actor.write_policy,
+            },
         )
         audit_record(
             tenant_id=tenant.pk,
@@ -209,7 +216,14 @@ class _Importer:
         self.job = job
         self.tenant = tenant
         who = job.actor or {"kind": "system", "id": None, "label": "import", "role": None}
-        self.actor = Actor(kind=who["kind"], id=who["id"], label=who["label"], role=who["role"])
+        self.actor = Actor(
+            kind=who["kind"],
+            id=who["id"],
+            label=who["label"],
+            role=who["role"],
+            scopes=tuple(who.get("scopes", ())),
+            write_policy=who.get("write_policy", ""),
+        )
         self.counts: dict[str, int] = {}
         self.errors: list[dict[str, Any]] = []
         self.error_count = 0

@@ -16,6 +16,7 @@ class _Key(Protocol):  # tenants.models.ApiKey
     name: str
     prefix: str
     scopes: list[str]
+    write_policy: str
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class Actor:
     label: str
     role: str | None = None  # the membership role, for a user acting inside a tenant
     scopes: tuple[str, ...] = ()  # the key's scopes, for an API key
+    write_policy: str = ""  # the key's own write policy (moderation), blank: the tenant's
 
     @classmethod
     def for_user(cls, user: _User, role: str | None = None) -> Actor:
@@ -37,6 +39,7 @@ class Actor:
             id=key.pk,
             label=f"{key.name} ({key.prefix})",
             scopes=tuple(key.scopes),
+            write_policy=key.write_policy,
         )
 
     @classmethod

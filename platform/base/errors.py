@@ -36,6 +36,13 @@ class ValidationFailed(MnemoError):
         return cls(f"{name}: {message}", fields={name: message})
 
 
+class Unprocessable(MnemoError):
+    """Well-formed, and refused for what it says (the memory firewall's ``reject``)."""
+
+    status = 422
+    code = "unprocessable"
+
+
 class NotFound(MnemoError):
     status = 404
     code = "not_found"

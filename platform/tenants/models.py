@@ -154,6 +154,8 @@ class ApiKey(models.Model):
     prefix = models.CharField(max_length=16)
     digest = models.CharField(max_length=64)
     scopes = ArrayField(models.CharField(max_length=10, choices=Scope.choices), default=list)
+    # blank: the tenant's (memory.models.WritePolicy: auto, review, quarantine)
+    write_policy = models.CharField(max_length=12, blank=True, default="", db_default="")
     created_by_id = models.BigIntegerField(null=True)
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(null=True, blank=True)

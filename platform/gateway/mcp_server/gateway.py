@@ -47,6 +47,7 @@ def _authenticate(slug: str, token: str, request_id: str, ip: str | None) -> Pri
                 key_name=key.name,
                 key_prefix=key.prefix,
                 scopes=tuple(key.scopes),
+                write_policy=key.write_policy,
                 request_id=request_id,
                 ip=ip,
             )

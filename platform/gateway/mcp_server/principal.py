@@ -22,6 +22,7 @@ class Principal:
     key_name: str
     key_prefix: str
     scopes: tuple[str, ...]
+    write_policy: str
     request_id: str
     ip: str | None
     session_id: str | None = None  # issued by the gateway on initialize; None if not kept
@@ -33,6 +34,7 @@ class Principal:
             id=self.key_id,
             label=f"{self.key_name} ({self.key_prefix})",
             scopes=self.scopes,
+            write_policy=self.write_policy,
         )
 
     def require(self, scope: str) -> None:

@@ -34,6 +34,8 @@ from memory.contracts import (
     TokenBudget,
     present_mind,
 )
+from memory.core import packing
+from memory.core.packing import defang
 from memory.services.recall import RecallOptions, network_prime, network_recall
 from memory.services.remember import engrams_remember, present_remembered
 
@@ -49,17 +51,21 @@ def render_mind(mind: MindOut, *, title: str) -> str:
         f"({mind.context_tokens} tokens), {len(mind.cues)} concepts activated, "
         f"{mind.took_ms:.0f} ms."
     ]
+    items = []
     for rank, engram in enumerate(shown, 1):
         why = "+".join(engram.why.channels)
         path = f"; via {' → '.join(engram.why.path)}" if len(engram.why.path) > 1 else ""
-        lines.append(
+        items.append(
             f"{rank}. [{engram.type} #{engram.id}, score {engram.score:.2f}, {why}{path}] "
-            f"{engram.content}"
+            f"{defang(engram.content)}"
         )
+    # the read-time wall (memory.core.packing): quoted data in a fence, apart from our own text
+    lines.append(packing.HEADER)
+    lines.append(packing.fenced(items))
     left_out = len(mind.engrams) - len(shown)
     if left_out:
         lines.append(f"({left_out} more did not fit the token budget.)")
-    hubs = ", ".join(cue.word for cue in mind.cues[:8] if cue.word)
+    hubs = ", ".join(defang(cue.word) for cue in mind.cues[:8] if cue.word)
     if hubs:
         lines.append(f"Active concepts: {hubs}")
     return "\n".join(lines)
@@ -79,9 +85,22 @@ def render_remembered(result: RememberOut) -> str:
     )
     ids = ", ".join(f"#{e.id}" for e in result.engrams[:20])
     more = " …" if len(result.engrams) > 20 else ""
+    held = [e for e in result.engrams if e.moderation == "held"]
+    queued = [e for e in result.engrams if e.moderation == "queued"]
+    redacted = sorted({name for e in result.engrams for name in e.redacted})
+    notes = ""
+    if held:
+        notes += (
+            f" Held for moderation (not recalled until a person approves): "
+            f"{', '.join(f'#{e.id}' for e in held[:20])}."
+        )
+    if queued:
+        notes += f" Queued for a person to confirm: {', '.join(f'#{e.id}' for e in queued[:20])}."
+    if redacted:
+        notes += f" Redacted before storing: {', '.join(redacted)}."
     return (
         f"Remembered in network `{result.network}`: {counts}; {result.edges} associations "
-        f"strengthened. Ids: {ids}{more}"
+        f"strengthened. Ids: {ids}{more}.{notes}"
     )
 
 

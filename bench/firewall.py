@@ -1,0 +1,125 @@
+"""The memory firewall on a labelled set: precision and recall per family.
+
+    make bench-firewall                       # the table
+    make bench-firewall FIREWALL_ARGS=--errors  # and every miss and false alarm
+
+Three sets (see SETS), each built by a script beside it in bench/data, hold texts a careful
+reader labelled with the families they hold — secret, personal, injection — and benign
+look-alikes labelled with none: UUIDs, hashes, code that reads a password from the environment,
+placeholders, numbers that are not phone or card numbers, how-tos that quote an injection. A text
+counts for a family when ``memory.firewall.scan`` reports a hit of that family at or above the
+threshold. Bars (issue 11): precision >= 0.95 and recall >= 0.90 per family.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from memory.firewall import FAMILIES, scan  # noqa: E402
+
+SETS = {
+    # written with the detectors, and used to tune them
+    "tuning": ROOT / "bench" / "data" / "firewall_labelled.jsonl",
+    # written by a second writer who never saw the detectors; measured once as it came
+    # (P/R secret 0.925/0.881, personal 1.0/0.841, injection 0.95/0.432), then used to fix causes
+    "holdout-1": ROOT / "bench" / "data" / "firewall_holdout.jsonl",
+    # written the same way after those fixes, and never used to change a detector
+    "holdout-2": ROOT / "bench" / "data" / "firewall_holdout2.jsonl",
+}
+PRECISION, RECALL = 0.95, 0.90
+
+
+def load(path: Path) -> list[dict[str, object]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def measure(examples: list[dict[str, object]]) -> dict[str, dict[str, float]]:
+    counts = {family: Counter() for family in FAMILIES}
+    for example in examples:
+        text = str(example["text"])
+        found = {hit.family for hit in scan(text)}
+        gold = set(example["families"])  # type: ignore[arg-type]
+        for family in FAMILIES:
+            if family in found and family in gold:
+                counts[family]["tp"] += 1
+            elif family in found:
+                counts[family]["fp"] += 1
+            elif family in gold:
+                counts[family]["fn"] += 1
+    out = {}
+    for family, c in counts.items():
+        precision = c["tp"] / (c["tp"] + c["fp"]) if c["tp"] + c["fp"] else 1.0
+        recall = c["tp"] / (c["tp"] + c["fn"]) if c["tp"] + c["fn"] else 1.0
+        out[family] = {
+            "tp": c["tp"],
+            "fp": c["fp"],
+            "fn": c["fn"],
+            "precision": precision,
+            "recall": recall,
+        }
+    return out
+
+
+def report(name: str, examples: list[dict[str, object]]) -> bool:
+    table = measure(examples)
+    benign = sum(1 for e in examples if not e["families"])
+    print(f"\n{name}: {len(examples)} labelled texts ({benign} benign look-alikes)")
+    print(f"{'family':<12}{'texts':>7}{'tp':>6}{'fp':>6}{'fn':>6}{'precision':>11}{'recall':>9}")
+    ok = True
+    for family, row in table.items():
+        texts = sum(1 for e in examples if family in e["families"])  # type: ignore[operator]
+        good = row["precision"] >= PRECISION and row["recall"] >= RECALL
+        ok &= good
+        print(
+            f"{family:<12}{texts:>7}{row['tp']:>6}{row['fp']:>6}{row['fn']:>6}"
+            f"{row['precision']:>11.3f}{row['recall']:>9.3f}  {'ok' if good else 'BELOW BAR'}"
+        )
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--errors", action="store_true", help="print misses and false alarms")
+    args = parser.parse_args()
+    sets = {name: load(path) for name, path in SETS.items()}
+    sets["all"] = [example for examples in sets.values() for example in examples]
+    ok = True
+    for name, examples in sets.items():
+        if not examples:
+            print(f"\n{name}: no data ({SETS[name]} missing)")
+            continue
+        ok &= report(name, examples)
+    examples = sets["all"]
+    started = time.perf_counter()
+    measure(examples)
+    elapsed = time.perf_counter() - started
+    print(f"\nbars: precision >= {PRECISION}, recall >= {RECALL} per family")
+    per_text = elapsed * 1000 / len(examples)
+    print(f"speed: {len(examples) / elapsed:,.0f} texts/s ({per_text:.2f} ms a text)")
+    if args.errors:
+        print("\nerrors:")
+        for example in examples:
+            text = str(example["text"])
+            hits = scan(text)
+            found = {hit.family for hit in hits}
+            gold = set(example["families"])  # type: ignore[arg-type]
+            if found != gold:
+                shown = [
+                    (h.detector, round(h.confidence, 2), text[h.start : h.end][:40]) for h in hits
+                ]
+                print(f"  gold {sorted(gold)} found {sorted(found)}: {text[:90]!r} {shown}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""Moderation: who decides what happens to a write, what the firewall says about it, and the
+queue a person works through.
+
+**Write policy** (``memory.models.WritePolicy``) applies to agents' writes (API keys, over REST
+and MCP): ``auto`` keeps a memory at once, ``review`` keeps it and queues it for a person to
+confirm, ``quarantine`` holds it — never recalled, primed, exported or shown to agents — until a
+person approves. The first one set among the network, the key and the tenant decides (the most
+specific to the data first); a person's own writes in the dashboard are theirs to decide.
+
+**Firewall** (``memory.firewall``) runs on every write, people's too: each hit's action comes
+from the tenant's settings, by detector, then by family, then the defaults (secrets and
+injection quarantine, personal data flag). ``reject`` refuses the write (422, the field and the
+detector named); ``redact`` stores the text with the span replaced; ``quarantine`` holds the
+memory; ``flag`` keeps it and queues it; ``allow`` does nothing.
+
+Tenant settings live in ``Tenant.settings["moderation"]``: ``{"write_policy", "agent_changes",
+"firewall": {family or detector: action}}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from audit.actors import Actor
+from base.errors import Unprocessable
+from memory import firewall
+from memory.firewall import Hit
+from memory.models import Engram, ModerationItem, Network, WritePolicy
+from tenants.models import Tenant
+
+ACTIONS = ("allow", "flag", "redact", "quarantine", "reject")  # in rising severity
+DEFAULT_ACTIONS = {"secret": "quarantine", "injection": "quarantine", "personal": "flag"}
+SEVERITY = {action: rank for rank, action in enumerate(ACTIONS)}
+FAMILY_NAMES = {
+    "secret": "a secret",
+    "personal": "personal data",
+    "injection": "a prompt injection",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    write_policy: str = WritePolicy.AUTO
+    agent_changes: str = WritePolicy.AUTO  # agents' edits and deletes: auto, or review
+    actions: dict[str, str] = field(default_factory=dict)  # {family or detector: action}
+
+    def action_for(self, hit: Hit) -> str:
+        return self.actions.get(
+            hit.detector, self.actions.get(hit.family, DEFAULT_ACTIONS[hit.family])
+        )
+
+
+def settings_of(tenant: Tenant) -> Settings:
+    raw = (tenant.settings or {}).get("moderation") or {}
+    return Settings(
+        write_policy=raw.get("write_policy") or WritePolicy.AUTO,
+        agent_changes=raw.get("agent_changes") or WritePolicy.AUTO,
+        actions=dict(raw.get("firewall") or {}),
+    )
+
+
+def write_policy(settings: Settings, actor: Actor, network: Network) -> str:
+    """The policy an actor's write into ``network`` falls under."""
+    if actor.kind != "api_key":
+        return WritePolicy.AUTO
+    return network.write_policy or actor.write_policy or settings.write_policy
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the firewall and the policy say about one text about to be stored."""
+
+    content: str  # as it will be stored (redacted where the policy says so)
+    hits: tuple[Hit, ...]  # on the stored content; hits whose action is "allow" left out
+    redacted: tuple[str, ...]  # detectors whose spans were replaced
+    action: str  # the strongest of the hits' actions and the write policy
+    policy: str
+
+    @property
+    def hold(self) -> bool:
+        """Kept out of agents' sight until a person approves."""
+        return self.action == "quarantine" or self.policy == WritePolicy.QUARANTINE
+
+    @property
+    def queue(self) -> bool:
+        return self.hold or self.action == "flag" or self.policy == WritePolicy.REVIEW
+
+    @property
+    def reason(self) -> str:
+        return ModerationItem.Reason.FIREWALL if self.hits else ModerationItem.Reason.POLICY
+
+    def spans(self) -> list[dict[str, Any]]:
+        return [hit.as_dict() for hit in self.hits]
+
+
+def screen(settings: Settings, policy: str, text: str) -> Verdict:
+    """The verdict on ``text``; raises ``Unprocessable`` when a hit's action is ``reject``
+    (field ``content``; callers re-raise with the item's path)."""
+    hits = firewall.scan(text)
+    acted = [(hit, settings.action_for(hit)) for hit in hits]
+    for hit, action in acted:
+        if action == "reject":
+            raise Unprocessable(
+                f"content: holds {FAMILY_NAMES[hit.family]} ({hit.detector}); "
+                "this workspace refuses such memories",
+                fields={"content": f"rejected by the firewall: {hit.detector}"},
+                code="firewall_rejected",
+            )
+    to_redact = [hit for hit, action in acted if action == "redact"]
+    content = firewall.redact(text, to_redact) if to_redact else text
+    if to_redact:  # the spans of what is left, on the text that will be stored
+        acted = [(hit, settings.action_for(hit)) for hit in firewall.scan(content)]
+    kept = tuple(hit for hit, action in acted if action not in ("allow", "redact"))
+    strongest = max(
+        (settings.action_for(hit) for hit in kept), key=lambda a: SEVERITY[a], default="allow"
+    )
+    return Verdict(
+        content=content,
+        hits=kept,
+        redacted=tuple(sorted({hit.detector for hit in to_redact})),
+        action=strongest,
+        policy=policy,
+    )
+
+
+def author_of(actor: Actor) -> dict[str, Any]:
+    return {"kind": actor.kind, "id": actor.id, "label": actor.label}
+
+
+def queue_items(
+    *, tenant: Tenant, network: Network, actor: Actor, entries: list[tuple[Engram, Verdict]]
+) -> list[ModerationItem]:
+    """One pending item per queued write, in one statement."""
+    items = [
+        ModerationItem(
+            tenant=tenant,
+            network=network,
+            engram=engram,
+            kind=ModerationItem.Kind.WRITE,
+            reason=verdict.reason,
+            held=verdict.hold,
+            hits=verdict.spans(),
+            note="" if verdict.hits else f"write policy: {verdict.policy}",
+            author=author_of(actor),
+        )
+        for engram, verdict in entries
+        if verdict.queue
+    ]
+    return ModerationItem.objects.bulk_create(items) if items else []
