@@ -254,6 +254,11 @@ def main() -> None:
     parser.add_argument(
         "--index", default="", help="build name: a new one remembers every haystack again"
     )
+    parser.add_argument(
+        "--built-only",
+        action="store_true",
+        help="only the questions whose haystack this index already holds (no new builds)",
+    )
     args = parser.parse_args()
     migrate()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -265,6 +270,7 @@ def main() -> None:
     from audit.actors import Actor
     from memory.core.text import content_lemmas, estimate_tokens
     from memory.embeddings import embed_query
+    from memory.firewall import FAMILIES
     from memory.models import Engram
     from memory.services.recall import RecallOptions, network_recall
     from tenants import rls
@@ -280,6 +286,20 @@ def main() -> None:
     if tenant is None:
         with rls.tenant_scope(0):
             tenant = tenant_create(name="LongMemEval", slug="lme", owner=owner)
+    # retrieval quality, not moderation: nothing in the chats is held or queued
+    tenant.settings = {
+        **tenant.settings,
+        "moderation": {"firewall": dict.fromkeys(FAMILIES, "allow")},
+    }
+    tenant.save(update_fields=["settings"])
+    if args.built_only:
+        from memory.models import Network
+
+        with rls.tenant_scope(tenant.pk):
+            built = set(Network.objects.values_list("key", flat=True))
+        before = len(questions)
+        questions = [q for q in questions if f"lme{args.index}:{q['question_id']}".lower() in built]
+        print(f"{len(questions)} of {before} questions have their haystack built")
     actor = Actor.system("longmemeval")
     every = frozenset({"text", "vector", "activation"})
     variants = {"mnemo": every}

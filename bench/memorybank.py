@@ -110,6 +110,7 @@ def main() -> None:
     from audit.actors import Actor
     from memory.core.text import content_lemmas
     from memory.embeddings import embed_query
+    from memory.firewall import FAMILIES
     from memory.models import Engram
     from memory.services.recall import RecallOptions, network_recall
     from tenants import rls
@@ -126,6 +127,12 @@ def main() -> None:
     if tenant is None:
         with rls.tenant_scope(0):
             tenant = tenant_create(name="MemoryBank", slug="memorybank", owner=owner)
+    # retrieval quality, not moderation: nothing in the chats is held or queued
+    tenant.settings = {
+        **tenant.settings,
+        "moderation": {"firewall": dict.fromkeys(FAMILIES, "allow")},
+    }
+    tenant.save(update_fields=["settings"])
     every = frozenset({"text", "vector", "activation"})
     variants = {"mnemo": every}
     if args.ablation:
