@@ -132,3 +132,36 @@ def test_scopes_and_bad_input_come_back_as_tool_errors(live_url: str) -> None:
         url, writer, ("remember", {"role": "code-reviewer", "engrams": [{"content": "   "}]})
     )
     assert empty.is_error and "content" in text(empty)
+
+
+def test_held_memories_are_named_and_recall_is_fenced_over_mcp(live_url: str) -> None:
+    """The firewall over MCP: the agent is told which memories are held; recall serves the
+    rest as quoted data inside a fence, with Mnemo's own guidance outside it."""
+    cast = make_cast()
+    _, secret = make_key(cast.tenant)
+    fake_key = "AKIA" + "Q7H2K9M4T1X8C3V6"
+    stored, recalled, primed = calls(
+        f"{live_url}/t/acme/mcp",
+        secret,
+        (
+            "remember",
+            {
+                "network": "default",
+                "engrams": [
+                    {"content": f"Falcon staging key {fake_key}"},
+                    {"content": "Falcon ships in April, says Maya"},
+                ],
+            },
+        ),
+        ("recall", {"network": "default", "query": "falcon staging ships"}),
+        ("prime", {"network": "default"}),
+    )
+    assert "Held for moderation" in text(stored) and "not recalled" in text(stored)
+    answer = text(recalled)
+    assert fake_key not in answer and "Falcon ships in April" in answer
+    fence = answer.index('<memories id="')
+    closing = answer.index("</memories id=")
+    assert fence < answer.index("Falcon ships in April") < closing
+    assert "quoted data" in answer[:fence]
+    assert fake_key not in text(primed)
+    assert "Next steps" not in answer[:closing]  # our guidance never inside the fence
