@@ -357,10 +357,22 @@ def hidden(text: str) -> Iterator[Hit]:
         yield Hit("hidden_unicode", FAMILY, *match.span(), 0.99 if tag or bidi else 0.9)
 
 
+# patterns that cannot match without one of these characters (a cheap test skips them)
+NEEDS: dict[tuple[str, int], tuple[str, ...]] = {
+    ("role_marker", 0): ("<", "["),
+    ("tool_hijack", 0): ("<", '"'),
+    ("exfiltration", 1): ("![",),
+    ("exfiltration", 2): ("://",),
+}
+
+
 def scan(text: str) -> list[Hit]:
     hits: list[Hit] = []
     for name, patterns in PATTERNS.items():
-        for pattern, confidence in patterns:
+        for index, (pattern, confidence) in enumerate(patterns):
+            needs = NEEDS.get((name, index))
+            if needs and not any(needle in text for needle in needs):
+                continue
             for match in pattern.finditer(text):
                 start, end = match.span()
                 if mentioned(text, start, end):
@@ -370,7 +382,8 @@ def scan(text: str) -> list[Hit]:
                 else:
                     confidence_here = confidence
                 hits.append(Hit(name, FAMILY, start, end, confidence_here))
-    hits.extend(hidden(text))
+    if not text.isascii():  # every invisible character is outside ASCII
+        hits.extend(hidden(text))
     return merged(hits)
 
 
