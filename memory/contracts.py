@@ -47,7 +47,7 @@ from base.contracts import (
 )
 from base.errors import ValidationFailed
 from memory.core.mind import Mind
-from memory.models import Engram, Network
+from memory.models import Engram, ModerationItem, Network
 from memory.selectors import CountedNetwork
 
 MAX_BATCH = 1000
@@ -581,3 +581,128 @@ def engram_items(raw: list[dict[str, Any]]) -> list[EngramIn]:
     """A list of engrams as clients send them, validated as one remember batch (scripts,
     benchmarks and tests; interfaces validate whole requests)."""
     return validated(RememberIn, {"engrams": raw}).engrams
+
+
+# --- moderation ----------------------------------------------------------------------------
+
+ModerationAction = Literal["approve", "reject", "redact", "hide", "restore"]
+MAX_NOTE = 2000
+Note = Annotated[Text, Field(max_length=MAX_NOTE)]
+
+
+class ModerationFilters(QueryContract):
+    """Query parameters of the moderation queue."""
+
+    state: Literal[
+        "pending", "approved", "rejected", "redacted", "hidden", "restored", "expired", "any"
+    ] = "pending"
+    kind: Literal["write", "edit", "delete", "flag", ""] = ""
+    network: NetworkKey | None = None
+    cursor: Text = ""
+    limit: PageSize = 50
+
+
+class Span(Contract):
+    start: Annotated[int, Field(ge=0)]
+    end: Annotated[int, Field(ge=1)]
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Span:
+        if self.end <= self.start:
+            raise ValueError("end must be after start")
+        return self
+
+
+class DecideIn(Contract):
+    """A decision on one queue item. ``redactions``: spans of the memory's content to replace
+    (``redact`` only; without them, the spans the firewall found)."""
+
+    action: ModerationAction
+    note: Note = ""
+    redactions: list[Span] | None = Field(None, max_length=200)
+
+
+class BulkDecideIn(Contract):
+    ids: list[Annotated[int, Field(gt=0)]] = Field(min_length=1, max_length=500)
+    action: Literal["approve", "reject", "hide", "restore"]
+    note: Note = ""
+
+
+class FlagIn(Contract):
+    reason: Annotated[Text, Field(min_length=1, max_length=MAX_NOTE)]
+
+
+class HitOut(Output):
+    detector: str
+    family: str
+    start: int
+    end: int
+    confidence: float
+    match: str | None = Field(None, description="the matched text (never for secrets)")
+
+
+class ModerationItemOut(Output):
+    id: int
+    kind: str
+    state: str
+    reason: str
+    held: bool = Field(description="the memory is quarantined until decided")
+    network: str
+    engram: EngramOut | None
+    hits: list[HitOut]
+    note: str
+    proposed: dict[str, Any] = Field(description="an edit's changed fields")
+    diff: list[dict[str, Any]] = Field(
+        description="an edit's changes, field by field: {field, before, after}"
+    )
+    author: dict[str, Any]
+    created_at: datetime
+    decided_at: datetime | None
+    decided_by: dict[str, Any]
+    decision_note: str
+
+
+class ModerationPage(Output):
+    items: list[ModerationItemOut]
+    next_cursor: str | None
+
+
+class DecidedOut(Output):
+    decided: int
+    items: list[ModerationItemOut]
+
+
+def present_item(item: ModerationItem) -> ModerationItemOut:
+    engram = item.engram
+    content = engram.content if engram is not None else ""
+    hits = [
+        HitOut(
+            **{k: v for k, v in hit.items() if k in HitOut.model_fields and k != "match"},
+            match=None if hit.get("family") == "secret" else content[hit["start"] : hit["end"]],
+        )
+        for hit in item.hits
+    ]
+    diff = []
+    if engram is not None and item.kind == ModerationItem.Kind.EDIT:
+        diff = [
+            {"field": name, "before": getattr(engram, name, None), "after": value}
+            for name, value in item.proposed.items()
+        ]
+    return ModerationItemOut(
+        id=item.pk,
+        kind=item.kind,
+        state=item.state,
+        reason=item.reason,
+        held=item.held,
+        network=item.network.key,
+        engram=present_engram(engram, item.network) if engram is not None else None,
+        hits=hits,
+        note=item.note,
+        proposed=item.proposed,
+        diff=diff,
+        author=item.author,
+        created_at=item.created_at,
+        decided_at=item.decided_at,
+        decided_by=item.decided_by,
+        decision_note=item.decision_note,
+    )

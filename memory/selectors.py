@@ -21,7 +21,7 @@ from base.errors import NotFound, ValidationFailed
 from base.pagination import MAX_ID, day_after
 from memory.core.text import lemma
 from memory.embeddings import query_vector
-from memory.models import Cue, Edge, Engram, EngramCue, ImportJob, Network
+from memory.models import Cue, Edge, Engram, EngramCue, ImportJob, ModerationItem, Network
 from tenants.models import Tenant
 
 
@@ -516,3 +516,36 @@ def import_job_get(*, tenant: Tenant, id: int) -> ImportJob:
     if job is None:
         raise NotFound("There is no such import.")
     return job
+
+
+# --- moderation ----------------------------------------------------------------------------
+
+
+def moderation_items_for_tenant(
+    *, tenant: Tenant, state: str = "pending", kind: str = "", network: Network | None = None
+) -> QuerySet[ModerationItem]:
+    """The queue, newest first (``state`` "" or "any": every state)."""
+    items = ModerationItem.objects.filter(tenant=tenant).select_related("network", "engram")
+    if state and state != "any":
+        items = items.filter(state=state)
+    if kind:
+        items = items.filter(kind=kind)
+    if network is not None:
+        items = items.filter(network=network)
+    return items.order_by("-created_at", "-id")
+
+
+def moderation_item_get_for_tenant(*, tenant: Tenant, id: int) -> ModerationItem:
+    item = (
+        ModerationItem.objects.filter(tenant=tenant, pk=id)
+        .select_related("network", "engram")
+        .first()
+    )
+    if item is None:
+        raise NotFound("There is no such moderation item.")
+    return item
+
+
+def pending_moderation_count(*, tenant: Tenant) -> int:
+    """The navigation badge's number."""
+    return ModerationItem.objects.filter(tenant=tenant, state="pending").count()

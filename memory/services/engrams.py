@@ -3,8 +3,6 @@ What each change does to the graph is memory.services.lifecycle's to say."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -17,7 +15,6 @@ from memory import live
 from memory.contracts import EngramPatch
 from memory.models import Engram
 from memory.services import lifecycle
-from memory.services.graph import cues_upsert, edges_reinforce
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
 
@@ -37,28 +34,8 @@ def _update(tenant: Tenant, actor: Actor, engram: Engram, patch: EngramPatch) ->
     if locked.status in lifecycle.GONE:
         raise Conflict("This memory was deleted; it cannot be edited.")
     before = lifecycle.snapshot(locked)
-    item = lifecycle.as_input(locked, patch.changes)
-    display, lemmas = lifecycle.schema_of(item)
     network = locked.network
-    change = lifecycle.revision(locked, item, display, reactivate=False)
-    # every cue touched (old and new schema) locked in one sorted statement first
-    touched = dict(zip(lemmas, display, strict=True)) if change.joins else {}
-    touched.update(lifecycle.lemma_words(locked.schema))
-    cue_ids = cues_upsert(network, touched, Counter(lemmas) if change.joins else None)
-    lifecycle.revise(
-        network=network,
-        engram=locked,
-        item=item,
-        display=display,
-        lemmas=lemmas,
-        cue_ids=cue_ids,
-        change=change,
-        now=timezone.now(),
-    )
-    if change.reinforces:
-        edges_reinforce(network, [lemmas], cue_ids)
-    if change.words_changed:
-        lifecycle.embed_later(tenant.pk, network.pk, [locked.pk])
+    lifecycle.rewrite(network, locked, patch.changes, activate=False, now=timezone.now())
     after = lifecycle.snapshot(locked)
     if after != before:
         live.publish(

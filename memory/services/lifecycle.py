@@ -11,6 +11,7 @@ every cue a change touches in one sorted statement first (see memory.services.gr
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -24,7 +25,7 @@ from memory.core.extract import extract_schema, speaker_of
 from memory.core.hebbian import reinforce
 from memory.core.text import content_lemmas, estimate_tokens, lemma
 from memory.models import Engram, Network
-from memory.services.graph import engram_link, engram_unlink
+from memory.services.graph import cues_upsert, edges_reinforce, engram_link, engram_unlink
 from tenants.models import Tenant
 
 REPEAT_STRENGTH_ETA = 0.1  # the same content remembered again strengthens the memory
@@ -232,6 +233,42 @@ def revise(
         engram_link(network, engram, lemmas, cue_ids)
 
 
+def rewrite(
+    network: Network, engram: Engram, changes: dict[str, Any], *, activate: bool, now: datetime
+) -> Revision:
+    """Apply ``changes`` to a locked engram, as a person's edit does: new words re-file it
+    (every cue touched upserted in one sorted statement first), re-embed it after commit;
+    ``activate`` also brings it into the graph (a moderator's redaction of a held memory)."""
+    item = as_input(engram, changes)
+    display, lemmas = schema_of(item)
+    change = revision(engram, item, display, reactivate=False)
+    if activate and change.status_after != Engram.Status.ACTIVE:
+        change = Revision(
+            words_changed=change.words_changed,
+            was_linked=change.was_linked,
+            will_link=True,
+            status_after=Engram.Status.ACTIVE,
+        )
+    touched = dict(zip(lemmas, display, strict=True)) if change.joins else {}
+    touched.update(lemma_words(engram.schema))
+    cue_ids = cues_upsert(network, touched, Counter(lemmas) if change.joins else None)
+    revise(
+        network=network,
+        engram=engram,
+        item=item,
+        display=display,
+        lemmas=lemmas,
+        cue_ids=cue_ids,
+        change=change,
+        now=now,
+    )
+    if change.reinforces:
+        edges_reinforce(network, [lemmas], cue_ids)
+    if change.words_changed or (change.will_link and not change.was_linked):
+        embed_later(engram.tenant_id, network.pk, [engram.pk])
+    return change
+
+
 def reinforce_repeat(engram: Engram, now: datetime) -> None:
     """The same content remembered again: a stronger memory, not a second one."""
     engram.strength = round(reinforce(engram.strength, REPEAT_STRENGTH_ETA), 6)
@@ -250,6 +287,30 @@ def _leave(network: Network, engram: Engram, status: str, now: datetime) -> str:
     return before
 
 
+def enter(network: Network, engram: Engram, now: datetime) -> str:
+    """Bring a locked engram that is out of the graph (held, hidden, deleted) back in:
+    filed under its schema's cues (counts raised, edges reinforced) and embedded after commit.
+    Returns the status it had."""
+    before = engram.status
+    if before == Engram.Status.ACTIVE:
+        return before
+    words = lemma_words(list(engram.schema))
+    lemmas = list(words)
+    cue_ids = cues_upsert(network, words, Counter(lemmas))
+    engram_link(network, engram, lemmas, cue_ids)
+    edges_reinforce(network, [lemmas], cue_ids)
+    engram.status = Engram.Status.ACTIVE
+    engram.updated_at = now
+    engram.save(update_fields=["status", "updated_at"])
+    embed_later(engram.tenant_id, network.pk, [engram.pk])
+    return before
+
+
+def hide(network: Network, engram: Engram, now: datetime) -> str:
+    """Out of recall and the graph, kept for moderators (a decision on the queue)."""
+    return _leave(network, engram, Engram.Status.HIDDEN, now)
+
+
 def delete(network: Network, engram: Engram, now: datetime) -> str:
     """Soft delete: out of recall and the graph; the row and its history stay."""
     return _leave(network, engram, Engram.Status.DELETED, now)
@@ -260,15 +321,23 @@ def archive(network: Network, engram: Engram, now: datetime) -> str:
     return _leave(network, engram, Engram.Status.ARCHIVED, now)
 
 
-def entry(verb: str, engram: Engram, **change: dict[str, Any] | None) -> AuditEntry:
-    """The audit entry of a change to ``engram`` (``before`` / ``after`` as keywords)."""
+def entry(
+    verb: str,
+    engram: Engram,
+    *,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    label: str | None = None,
+) -> AuditEntry:
+    """The audit entry of a change to ``engram``; labelled by its content unless ``label``
+    says otherwise (a write whose secret the log must not keep)."""
     return AuditEntry(
         verb=verb,
         target_type="engram",
         target_id=engram.pk,
-        target_label=engram.content[:200],
-        before=change.get("before"),
-        after=change.get("after"),
+        target_label=(engram.content if label is None else label)[:200],
+        before=before,
+        after=after,
     )
 
 

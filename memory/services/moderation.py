@@ -24,7 +24,7 @@ from typing import Any
 
 from audit.actors import Actor
 from base.errors import Unprocessable
-from memory import firewall
+from memory import firewall, live
 from memory.firewall import Hit
 from memory.models import Engram, ModerationItem, Network, WritePolicy
 from tenants.models import Tenant
@@ -147,4 +147,9 @@ def queue_items(
         for engram, verdict in entries
         if verdict.queue
     ]
-    return ModerationItem.objects.bulk_create(items) if items else []
+    if not items:
+        return []
+    created = ModerationItem.objects.bulk_create(items)
+    pending = ModerationItem.objects.filter(tenant=tenant, state="pending").count()
+    live.publish(tenant.pk, {"type": "moderation", "pending": pending})
+    return created

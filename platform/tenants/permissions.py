@@ -35,6 +35,8 @@ class Capability(StrEnum):
     MEMORY_EDIT = "memory.edit"  # edit and retype memories
     MEMORY_DELETE = "memory.delete"  # delete memories (soft), in bulk too
     MEMORY_IMPORT = "memory.import"  # import a network from a file
+    MEMORY_FLAG = "memory.flag"  # say something is wrong with a memory (queues it for review)
+    MEMORY_MODERATE = "memory.moderate"  # decide on the moderation queue, restore memories
 
 
 MINIMUM_ROLE: dict[Capability, str] = {
@@ -48,6 +50,8 @@ MINIMUM_ROLE: dict[Capability, str] = {
     Capability.MEMORY_EDIT: Role.MEMBER,
     Capability.MEMORY_DELETE: Role.ADMIN,
     Capability.MEMORY_IMPORT: Role.ADMIN,
+    Capability.MEMORY_FLAG: Role.VIEWER,
+    Capability.MEMORY_MODERATE: Role.MODERATOR,
 }
 
 KEY_SCOPE: dict[Capability, str] = {
@@ -61,6 +65,8 @@ KEY_SCOPE: dict[Capability, str] = {
     Capability.MEMORY_EDIT: Scope.WRITE,
     Capability.MEMORY_DELETE: Scope.WRITE,
     Capability.MEMORY_IMPORT: Scope.WRITE,
+    Capability.MEMORY_FLAG: Scope.READ,
+    Capability.MEMORY_MODERATE: Scope.ADMIN,
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from gateway.rest import account, memory, roles
+from gateway.rest import account, memory, moderation, roles
 from gateway.rest.errors import api_not_found
 
 ROLE = "roles/<slug:slug>"
@@ -28,6 +28,23 @@ urlpatterns = [
         "engrams/<int:engram_id>/history",
         memory.EngramHistoryView.as_view(),
         name="api-engram-history",
+    ),
+    path("moderation", moderation.ModerationListView.as_view(), name="api-moderation"),
+    path(
+        "moderation/decide",
+        moderation.ModerationBulkDecideView.as_view(),
+        name="api-moderation-bulk",
+    ),
+    path(
+        "moderation/<int:item_id>/decide",
+        moderation.ModerationDecideView.as_view(),
+        name="api-moderation-decide",
+    ),
+    path("engrams/<int:engram_id>/flag", moderation.EngramFlagView.as_view(), name="api-flag"),
+    path(
+        "engrams/<int:engram_id>/restore",
+        moderation.EngramRestoreView.as_view(),
+        name="api-restore",
     ),
     path("roles", roles.RoleListView.as_view(), name="api-roles"),
     path(ROLE, roles.RoleDetailView.as_view(), name="api-role"),

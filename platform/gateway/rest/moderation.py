@@ -1,0 +1,129 @@
+"""REST endpoints for moderation: the queue, decisions (one or many), readers' flags, and
+restoring a memory. Deciding and restoring need an admin key (people decide in the dashboard,
+as moderators, admins or owners); flagging needs only a read key."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from base.pagination import page_of
+from gateway.rest.base import TenantAPIView, answer
+from gateway.rest.schema import query_parameters, with_errors
+from memory import selectors
+from memory.contracts import (
+    BulkDecideIn,
+    DecidedOut,
+    DecideIn,
+    EngramOut,
+    FlagIn,
+    ModerationFilters,
+    ModerationItemOut,
+    ModerationPage,
+    present_engram,
+    present_item,
+)
+from memory.services.review import engram_flag, engram_restore, item_decide, items_decide
+
+
+class ModerationListView(TenantAPIView):
+    """The queue, newest first: pending by default; filter by state, kind, network."""
+
+    required_scope = "admin"
+
+    @extend_schema(
+        parameters=query_parameters(ModerationFilters),
+        responses=with_errors(ModerationPage),
+        summary="List the moderation queue",
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.params(ModerationFilters)
+        network = None
+        if filters.network:
+            network = selectors.network_get_for_tenant(tenant=self.tenant, key=filters.network)
+        items = selectors.moderation_items_for_tenant(
+            tenant=self.tenant, state=filters.state, kind=filters.kind, network=network
+        )
+        rows, cursor = page_of(items, cursor=filters.cursor, limit=filters.limit)
+        return answer(ModerationPage(items=[present_item(i) for i in rows], next_cursor=cursor))
+
+
+class ModerationDecideView(TenantAPIView):
+    """Decide on one item: approve, reject, redact (the firewall's spans, or yours), hide,
+    restore."""
+
+    required_scope = "admin"
+
+    @extend_schema(
+        request=DecideIn,
+        responses=with_errors(ModerationItemOut),
+        summary="Decide on an item",
+        operation_id="moderation_decide",
+    )
+    def post(self, request: Request, item_id: int) -> Response:
+        data = self.body(DecideIn)
+        item = selectors.moderation_item_get_for_tenant(tenant=self.tenant, id=item_id)
+        item = item_decide(
+            tenant=self.tenant,
+            actor=self.actor,
+            item=item,
+            action=data.action,
+            note=data.note,
+            redactions=data.redactions,
+        )
+        item = selectors.moderation_item_get_for_tenant(tenant=self.tenant, id=item.pk)
+        return answer(present_item(item))
+
+
+class ModerationBulkDecideView(TenantAPIView):
+    """The same decision on many items (≤ 500), all or none."""
+
+    required_scope = "admin"
+
+    @extend_schema(
+        request=BulkDecideIn,
+        responses=with_errors(DecidedOut),
+        summary="Decide on many items",
+        operation_id="moderation_decide_bulk",
+    )
+    def post(self, request: Request) -> Response:
+        data = self.body(BulkDecideIn)
+        items = [
+            selectors.moderation_item_get_for_tenant(tenant=self.tenant, id=pk) for pk in data.ids
+        ]
+        items_decide(
+            tenant=self.tenant, actor=self.actor, items=items, action=data.action, note=data.note
+        )
+        fresh = [
+            selectors.moderation_item_get_for_tenant(tenant=self.tenant, id=i.pk) for i in items
+        ]
+        return answer(DecidedOut(decided=len(fresh), items=[present_item(i) for i in fresh]))
+
+
+class EngramFlagView(TenantAPIView):
+    """Flag a memory for a moderator, with a reason (any reader)."""
+
+    required_scope = "read"
+
+    @extend_schema(
+        request=FlagIn, responses=with_errors(ModerationItemOut, 201), summary="Flag an engram"
+    )
+    def post(self, request: Request, engram_id: int) -> Response:
+        data = self.body(FlagIn)
+        engram = selectors.engram_get_for_tenant(tenant=self.tenant, id=engram_id)
+        item = engram_flag(tenant=self.tenant, actor=self.actor, engram=engram, reason=data.reason)
+        item = selectors.moderation_item_get_for_tenant(tenant=self.tenant, id=item.pk)
+        return answer(present_item(item), status=201)
+
+
+class EngramRestoreView(TenantAPIView):
+    """Bring back a held, hidden or deleted memory."""
+
+    required_scope = "admin"
+
+    @extend_schema(request=None, responses=with_errors(EngramOut), summary="Restore an engram")
+    def post(self, request: Request, engram_id: int) -> Response:
+        engram = selectors.engram_get_for_tenant(tenant=self.tenant, id=engram_id)
+        engram = engram_restore(tenant=self.tenant, actor=self.actor, engram=engram)
+        return answer(present_engram(engram))
