@@ -6,7 +6,17 @@ from __future__ import annotations
 from django.contrib.auth.views import LogoutView
 from django.urls import URLPattern, URLResolver, include, path
 
-from frontend.views import account, audit, graph, keys, members, memory, roles, workspace
+from frontend.views import (
+    account,
+    audit,
+    graph,
+    keys,
+    members,
+    memory,
+    moderation,
+    roles,
+    workspace,
+)
 
 # /t/<slug>/memory/<network>/...
 network_patterns: list[URLPattern | URLResolver] = [
@@ -50,6 +60,13 @@ workspace_patterns: list[URLPattern | URLResolver] = [
         name="invitation_revoke",
     ),
     path("audit/", audit.audit_log, name="audit"),
+    path("moderation/", moderation.moderation_queue, name="moderation"),
+    path("moderation/decide", moderation.moderation_bulk, name="moderation_bulk"),
+    path(
+        "moderation/<int:item_id>/decide",
+        moderation.moderation_decide,
+        name="moderation_decide",
+    ),
     path("memory/", memory.memory_home, name="memory_home"),
     path("memory/<str:network>/", include(network_patterns)),
     path("import/", memory.memory_import, name="memory_import"),

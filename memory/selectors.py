@@ -549,3 +549,24 @@ def moderation_item_get_for_tenant(*, tenant: Tenant, id: int) -> ModerationItem
 def pending_moderation_count(*, tenant: Tenant) -> int:
     """The navigation badge's number."""
     return ModerationItem.objects.filter(tenant=tenant, state="pending").count()
+
+
+def engram_neighbours(*, tenant: Tenant, engram: Engram, limit: int = 3) -> list[Engram]:
+    """Active memories of the same network filed under the most of this one's concepts (a held
+    memory is filed under none, so its schema's words are looked up)."""
+    lemmas = sorted({lemma(word) for word in engram.schema} - {""})
+    if not lemmas:
+        return []
+    cues = Cue.objects.filter(tenant=tenant, network_id=engram.network_id, lemma__in=lemmas)
+    shared = (
+        EngramCue.objects.filter(
+            tenant=tenant, network_id=engram.network_id, cue_id__in=cues.values("id")
+        )
+        .exclude(engram_id=engram.pk)
+        .values("engram_id")
+        .annotate(n=Count("cue_id"))
+        .order_by("-n", "-engram_id")[:limit]
+    )
+    ids = [row["engram_id"] for row in shared]
+    found = {e.pk: e for e in Engram.objects.filter(tenant=tenant, pk__in=ids, status="active")}
+    return [found[pk] for pk in ids if pk in found]

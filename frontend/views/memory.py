@@ -264,7 +264,7 @@ def engrams_bulk_action(request: TenantRequest, network: str) -> HttpResponse:
     net = network_of(request, network)
     action = request.POST.get("action", "")
     if action == "delete" and not can(request, Capability.MEMORY_DELETE):
-        raise PermissionDenied("Only admins delete memories.")
+        raise PermissionDenied("Only moderators, admins and owners delete memories.")
     ids = [int(i) for i in request.POST.getlist("ids") if re.fullmatch(r"[0-9]{1,18}", i)][:1000]
     engrams = list(Engram.objects.filter(tenant=request.tenant, network=net, pk__in=ids))
     if not engrams:

@@ -33,7 +33,7 @@ class Capability(StrEnum):
     ROLES_EDIT = "roles.edit"  # write, copy, archive and restore roles and resources
     ROLES_MANAGE = "roles.manage"  # delete resources for good
     MEMORY_EDIT = "memory.edit"  # edit and retype memories
-    MEMORY_DELETE = "memory.delete"  # delete memories (soft), in bulk too
+    MEMORY_DELETE = "memory.delete"  # delete memories (soft), in bulk too (moderators up)
     MEMORY_IMPORT = "memory.import"  # import a network from a file
     MEMORY_FLAG = "memory.flag"  # say something is wrong with a memory (queues it for review)
     MEMORY_MODERATE = "memory.moderate"  # decide on the moderation queue, restore memories
@@ -48,7 +48,7 @@ MINIMUM_ROLE: dict[Capability, str] = {
     Capability.ROLES_EDIT: Role.MEMBER,
     Capability.ROLES_MANAGE: Role.ADMIN,
     Capability.MEMORY_EDIT: Role.MEMBER,
-    Capability.MEMORY_DELETE: Role.ADMIN,
+    Capability.MEMORY_DELETE: Role.MODERATOR,
     Capability.MEMORY_IMPORT: Role.ADMIN,
     Capability.MEMORY_FLAG: Role.VIEWER,
     Capability.MEMORY_MODERATE: Role.MODERATOR,

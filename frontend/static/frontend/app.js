@@ -173,6 +173,18 @@
 
   function onEvent(event, slug) {
     document.body.dispatchEvent(new CustomEvent("memory-changed", { detail: event }));
+    if (event.type === "moderation") {
+      document.querySelectorAll("[data-moderation-badge]").forEach(function (badge) {
+        badge.textContent = String(event.pending);
+        badge.classList.toggle("quiet", !event.pending);
+      });
+      var queue = document.querySelector("[data-moderation-queue]");
+      var notice = document.querySelector("[data-testid=queue-changed]");
+      if (queue && notice && queue.getAttribute("data-pending") !== String(event.pending)) {
+        notice.hidden = false;
+      }
+      return;
+    }
     if (document.querySelector("[data-live-reload]") && event.type === "remembered") {
       window.location.reload();
       return;
@@ -197,7 +209,8 @@
 
   var main = document.querySelector("[data-tenant]");
   var listening = document.querySelector(
-    "[data-live-network], #network-counts, tr[data-network], [data-live-reload]");
+    "[data-live-network], #network-counts, tr[data-network], [data-live-reload], " +
+    "[data-moderation-badge]");
   if (main && listening && "WebSocket" in window) {
     var slug = main.getAttribute("data-tenant");
     var delay = 1000;

@@ -1,0 +1,154 @@
+"""The moderation queue: pending items with the firewall's spans highlighted, an edit's diff,
+the memory's neighbours; decisions one by one (buttons or the keyboard) or in bulk."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from base.contracts import validated
+from base.errors import MnemoError
+from base.pagination import page_of
+from frontend.views.base import page, report, tenant_view
+from memory import selectors
+from memory.contracts import DecideIn, ModerationFilters
+from memory.models import ModerationItem
+from memory.services.review import item_decide, items_decide
+from tenants.permissions import Capability
+from tenants.requests import TenantRequest
+
+PAGE_SIZE = 30
+NEIGHBOURS_FOR = 20  # the first items of a page show their neighbours
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of a memory's text: plain, or a hit (a secret shown masked)."""
+
+    text: str
+    detector: str = ""
+    family: str = ""
+    confidence: float = 0.0
+
+
+def pieces(content: str, hits: list[dict[str, Any]]) -> list[Piece]:
+    out: list[Piece] = []
+    cursor = 0
+    for hit in sorted(hits, key=lambda h: (h["start"], -h["end"])):
+        start, end = max(hit["start"], cursor), min(hit["end"], len(content))
+        if end <= start:
+            continue
+        out.append(Piece(content[cursor:start]))
+        shown = content[start:end]
+        if hit.get("family") == "secret":  # enough to recognise it, not enough to use it
+            shown = shown[:4] + "•" * min(12, max(3, len(shown) - 4))
+        out.append(Piece(shown, hit["detector"], hit["family"], hit.get("confidence", 0)))
+        cursor = end
+    out.append(Piece(content[cursor:]))
+    return [p for p in out if p.text]
+
+
+@tenant_view(Capability.MEMORY_MODERATE)
+def moderation_queue(request: TenantRequest) -> HttpResponse:
+    tenant = request.tenant
+    try:
+        filters = validated(ModerationFilters, request.GET.dict())
+    except MnemoError as exc:
+        report(request, exc)
+        filters = ModerationFilters()
+    items = selectors.moderation_items_for_tenant(
+        tenant=tenant, state=filters.state, kind=filters.kind
+    )
+    try:
+        rows, next_cursor = page_of(items, cursor=filters.cursor, limit=PAGE_SIZE)
+    except MnemoError:
+        rows, next_cursor = page_of(items, limit=PAGE_SIZE)
+    cards = []
+    for index, item in enumerate(rows):
+        engram = item.engram
+        cards.append(
+            {
+                "item": item,
+                "pieces": pieces(engram.content, item.hits) if engram else [],
+                "detectors": sorted({h["detector"] for h in item.hits}),
+                "diff": [
+                    {"field": k, "before": getattr(engram, k, None), "after": v}
+                    for k, v in item.proposed.items()
+                ]
+                if engram is not None and item.kind == ModerationItem.Kind.EDIT
+                else [],
+                "neighbours": selectors.engram_neighbours(tenant=tenant, engram=engram)
+                if engram is not None and index < NEIGHBOURS_FOR
+                else [],
+            }
+        )
+    context = {
+        "cards": cards,
+        "filters": filters,
+        "states": ["pending", "approved", "rejected", "redacted", "hidden", "restored", "any"],
+        "next_cursor": next_cursor or "",
+        "pending": selectors.pending_moderation_count(tenant=tenant),
+    }
+    return page(
+        request, "frontend/moderation.html", context, partial="frontend/partials/_moderation.html"
+    )
+
+
+@require_POST
+@tenant_view(Capability.MEMORY_MODERATE)
+def moderation_decide(request: TenantRequest, item_id: int) -> HttpResponse:
+    item = selectors.moderation_item_get_for_tenant(tenant=request.tenant, id=item_id)
+    try:
+        data = validated(
+            DecideIn,
+            {"action": request.POST.get("action", ""), "note": request.POST.get("note", "")},
+        )
+        item_decide(
+            tenant=request.tenant,
+            actor=request.actor,
+            item=item,
+            action=data.action,
+            note=data.note,
+        )
+        messages.success(request, f"Item {item.pk}: {data.action} done.")
+    except MnemoError as exc:
+        report(request, exc)
+    return redirect(_back(request))
+
+
+@require_POST
+@tenant_view(Capability.MEMORY_MODERATE)
+def moderation_bulk(request: TenantRequest) -> HttpResponse:
+    ids = [int(i) for i in request.POST.getlist("ids") if re.fullmatch(r"[0-9]{1,18}", i)][:500]
+    action = request.POST.get("action", "")
+    try:
+        if not ids:
+            messages.info(request, "Select items first.")
+            return redirect(_back(request))
+        items = [
+            selectors.moderation_item_get_for_tenant(tenant=request.tenant, id=pk) for pk in ids
+        ]
+        decided = items_decide(
+            tenant=request.tenant,
+            actor=request.actor,
+            items=items,
+            action=action,
+            note=request.POST.get("note", "")[:2000],
+        )
+        messages.success(request, f"{len(decided)} items: {action} done.")
+    except MnemoError as exc:
+        report(request, exc)
+    return redirect(_back(request))
+
+
+def _back(request: TenantRequest) -> str:
+    """The queue as the moderator was looking at it."""
+    query = request.POST.get("query", "")
+    base = f"/t/{request.tenant.slug}/moderation/"
+    return base + (f"?{query}" if re.fullmatch(r"[\w=&%.+-]*", query) and query else "")
