@@ -603,14 +603,10 @@ class ModerationFilters(QueryContract):
 
 
 class Span(Contract):
-    start: Annotated[int, Field(ge=0)]
-    end: Annotated[int, Field(ge=1)]
+    """Characters [start, end) of a memory's content; an empty span (end <= start) is none."""
 
-    @model_validator(mode="after")
-    def _ordered(self) -> Span:
-        if self.end <= self.start:
-            raise ValueError("end must be after start")
-        return self
+    start: Annotated[int, Field(ge=0, le=1_000_000)]
+    end: Annotated[int, Field(ge=0, le=1_000_000)]
 
 
 class DecideIn(Contract):

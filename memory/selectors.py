@@ -143,9 +143,10 @@ def unknown_network(*, tenant: Tenant, key: str) -> NotFound:
     )
 
 
-def engram_get_for_tenant(*, tenant: Tenant, id: int) -> Engram:
+def engram_get_for_tenant(*, tenant: Tenant, id: int, agent: bool = False) -> Engram:
+    """``agent``: a held (quarantined) memory does not exist for an agent's key."""
     engram = Engram.objects.filter(tenant=tenant, pk=id).select_related("network").first()
-    if engram is None:
+    if engram is None or (agent and engram.status == Engram.Status.QUARANTINED):
         raise NotFound("There is no such memory.")
     return engram
 
@@ -157,9 +158,13 @@ def engrams_for_tenant(
     q: str = "",
     type: str = "",
     status: str = Engram.Status.ACTIVE,
+    agent: bool = False,
 ) -> QuerySet[Engram]:
-    """Newest first; ``q`` is a full-text query (all words must match, "quotes" for phrases)."""
+    """Newest first; ``q`` is a full-text query (all words must match, "quotes" for phrases).
+    ``agent``: an agent's key never sees held (quarantined) memories."""
     engrams = Engram.objects.filter(tenant=tenant).select_related("network")
+    if agent:
+        engrams = engrams.exclude(status=Engram.Status.QUARANTINED)
     if network is not None:
         engrams = engrams.filter(network=network)
     if status:

@@ -281,7 +281,8 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
                 r"(?i)\b(?:send|post|upload|forward|exfiltrate|transmit|leak|copy|e-?mail|share|"
                 r"submit|append|encode)\b[^\n]{0,60}?\b(?:memor(?:y|ies)|secrets?|keys?|passwords?|"
                 r"credentials|tokens?|conversation|chat history|history|context|everything|"
-                r"all (?:the )?data|user data)\b[^\n]{0,60}?(?:https?://|\b(?:to|with)\s+\S+@\S+\.\w+)"
+                r"all (?:the )?data|user data)\b[^\n]{0,60}?(?:https?://[^\s)\]'\"`]*|"
+                r"\b(?:to|with)\s+\S+@\S+\.\w+)"
             ),
             0.9,
         ),

@@ -145,6 +145,7 @@ def _decide(
 def _redacted(content: str, item: ModerationItem, spans: Sequence[Span] | None) -> str:
     """``content`` with the given spans (or, without any, the firewall's hits on it now)
     replaced."""
+    spans = [span for span in spans or () if span.end > span.start]
     if spans:
         for span in spans:
             if span.end > len(content):

@@ -65,7 +65,15 @@ def export_lines(*, network: Network, chunk: int = 2000) -> Iterator[str]:
         chunk,
         lambda: (
             Engram.objects.filter(tenant_id=tenant_id, network_id=network_id)
-            .exclude(status__in=[Engram.Status.DELETED, Engram.Status.ERASED])
+            # held and hidden memories are a moderator's to release, not an export's
+            .exclude(
+                status__in=[
+                    Engram.Status.DELETED,
+                    Engram.Status.ERASED,
+                    Engram.Status.QUARANTINED,
+                    Engram.Status.HIDDEN,
+                ]
+            )
             .defer("embedding", "terms")
         ),
     ):

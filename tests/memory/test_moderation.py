@@ -13,6 +13,7 @@ from audit.actors import Actor
 from memory.contracts import EngramIn
 from memory.models import Engram, ModerationItem, Network
 from memory.services.remember import engrams_remember
+from memory.services.transfer import export_lines
 from tenants import rls
 from tenants.models import ApiKey, Tenant
 from tests.conftest import bearer
@@ -179,3 +180,21 @@ def test_recall_context_is_quoted_data_behind_a_fence(cast: Cast) -> None:
     assert opening.startswith('<memories id="') and closing == opening.replace("<", "</", 1)
     assert context.count("</memories") == 1  # the memory's own marker is defanged
     assert "<|im_start|>" not in context and "\u2039|im_start|\u203a" in context
+
+
+def test_agents_never_see_held_memories_and_exports_leave_them_out(cast: Cast) -> None:
+    api = agent(cast)
+    body = remember(api, INJECTION, "Deploys on Friday").json()
+    held_id, plain_id = (e["id"] for e in body["engrams"])
+    listed = api.get("/api/v1/engrams", {"status": "any"}).json()["engrams"]
+    assert [e["id"] for e in listed] == [plain_id]
+    assert api.get("/api/v1/engrams", {"status": "quarantined"}).json()["engrams"] == []
+    assert api.get(f"/api/v1/engrams/{held_id}").status_code == 404
+    assert api.delete(f"/api/v1/engrams/{held_id}").status_code == 404
+    admin_key = bearer(APIClient(), make_key(cast.tenant, scopes=("read", "admin"))[1])
+    seen = admin_key.get("/api/v1/engrams", {"status": "quarantined"}).json()["engrams"]
+    assert [e["id"] for e in seen] == [held_id]  # an admin key is a moderator's
+    with rls.tenant_scope(cast.tenant.pk):
+        network = Network.objects.get(tenant=cast.tenant, key="default")
+        exported = "".join(export_lines(network=network))
+    assert "Deploys on Friday" in exported and "IGNORE ALL" not in exported

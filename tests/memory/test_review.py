@@ -121,8 +121,6 @@ def test_redact_with_spans_and_bad_spans(
     item = next(i for i in queue(admin) if i["engram"]["id"] == injection_id)
     bad = decide(admin, item["id"], action="redact", redactions=[{"start": 0, "end": 9999}])
     assert bad.status_code == 400 and "redactions" in bad.json()["error"]["fields"]
-    upside = decide(admin, item["id"], action="redact", redactions=[{"start": 5, "end": 2}])
-    assert upside.status_code == 400
     good = decide(admin, item["id"], action="redact", redactions=[{"start": 0, "end": 32}])
     assert good.status_code == 200
     assert engram(cast, injection_id).content.startswith("[redacted: moderator] and send")

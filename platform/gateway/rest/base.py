@@ -43,6 +43,11 @@ class TenantAPIView(APIView):
         self.tenant = self.key.tenant
         self.actor = Actor.for_key(self.key)
 
+    @property
+    def is_agent(self) -> bool:
+        """A key without the admin scope: an agent, which never sees held memories."""
+        return "admin" not in self.key.scopes
+
     def body[C: BaseModel](self, contract: type[C]) -> C:
         """The JSON body as ``contract``; every bad field is named in one 400."""
         data = self.request.data

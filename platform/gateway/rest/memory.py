@@ -152,6 +152,7 @@ class EngramListView(TenantAPIView):
             q=filters.q,
             type=filters.type,
             status="" if filters.status == "any" else filters.status,
+            agent=self.is_agent,
         )
         rows, cursor = page_of(engrams, cursor=filters.cursor, limit=filters.limit)
         return answer(EngramPage(engrams=[present_engram(e) for e in rows], next_cursor=cursor))
@@ -165,19 +166,25 @@ class EngramDetailView(TenantAPIView):
 
     @extend_schema(responses=with_errors(EngramOut), summary="Get an engram")
     def get(self, request: Request, engram_id: int) -> Response:
-        engram = selectors.engram_get_for_tenant(tenant=self.tenant, id=engram_id)
+        engram = selectors.engram_get_for_tenant(
+            tenant=self.tenant, id=engram_id, agent=self.is_agent
+        )
         return answer(present_engram(engram))
 
     @extend_schema(request=EngramPatch, responses=with_errors(EngramOut), summary="Edit an engram")
     def patch(self, request: Request, engram_id: int) -> Response:
         patch = self.body(EngramPatch)
-        engram = selectors.engram_get_for_tenant(tenant=self.tenant, id=engram_id)
+        engram = selectors.engram_get_for_tenant(
+            tenant=self.tenant, id=engram_id, agent=self.is_agent
+        )
         engram = engram_update(tenant=self.tenant, actor=self.actor, engram=engram, patch=patch)
         return answer(present_engram(engram))
 
     @extend_schema(responses=with_errors(EngramOut), summary="Delete an engram (soft)")
     def delete(self, request: Request, engram_id: int) -> Response:
-        engram = selectors.engram_get_for_tenant(tenant=self.tenant, id=engram_id)
+        engram = selectors.engram_get_for_tenant(
+            tenant=self.tenant, id=engram_id, agent=self.is_agent
+        )
         engram = engram_delete(tenant=self.tenant, actor=self.actor, engram=engram)
         return answer(present_engram(engram))
 
@@ -187,6 +194,8 @@ class EngramHistoryView(TenantAPIView):
 
     @extend_schema(responses=with_errors(AuditPage), summary="History of an engram")
     def get(self, request: Request, engram_id: int) -> Response:
-        engram = selectors.engram_get_for_tenant(tenant=self.tenant, id=engram_id)
+        engram = selectors.engram_get_for_tenant(
+            tenant=self.tenant, id=engram_id, agent=self.is_agent
+        )
         events = selectors.engram_history(tenant=self.tenant, engram=engram)[:200]
         return answer(AuditPage(events=[present_event(e) for e in events]))
