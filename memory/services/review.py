@@ -94,12 +94,14 @@ def _decide(
     )
     if item.state != State.PENDING and action != "restore":
         raise Conflict(f"Moderation item {pk} was already decided ({item.state}).")
-    engram = (
-        Engram.objects.select_for_update(of=("self",))
-        .select_related("network")
-        .filter(tenant=tenant, pk=item.engram_id)
-        .first()
-    )
+    engram = None
+    if item.engram_id is not None:
+        engram = (
+            Engram.objects.select_for_update(of=("self",))
+            .select_related("network")
+            .filter(tenant=tenant, pk=item.engram_id)
+            .first()
+        )
     if engram is None or engram.status == Status.ERASED:
         raise Conflict(f"The memory of moderation item {pk} is gone (erased).")
     now = timezone.now()
