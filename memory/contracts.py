@@ -668,9 +668,16 @@ class DecidedOut(Output):
     items: list[ModerationItemOut]
 
 
+def item_content(item: ModerationItem) -> str:
+    """The text the item's spans refer to: a proposed edit's new content, else the memory's."""
+    if item.kind == ModerationItem.Kind.EDIT and "content" in item.proposed:
+        return str(item.proposed["content"])
+    return item.engram.content if item.engram is not None else ""
+
+
 def present_item(item: ModerationItem) -> ModerationItemOut:
     engram = item.engram
-    content = engram.content if engram is not None else ""
+    content = item_content(item)
     hits = [
         HitOut(
             **{k: v for k, v in hit.items() if k in HitOut.model_fields and k != "match"},
@@ -702,3 +709,13 @@ def present_item(item: ModerationItem) -> ModerationItemOut:
         decided_by=item.decided_by,
         decision_note=item.decision_note,
     )
+
+
+class ProposedOut(Output):
+    """An agent's edit or delete waiting for a moderator (the memory is unchanged until then)."""
+
+    proposed: Literal[True] = True
+    moderation_item: int
+    kind: Literal["edit", "delete"]
+    held: bool
+    engram: EngramOut

@@ -24,7 +24,8 @@ from memory import selectors
 from memory.contracts import EngramPatch, checked_network_key
 from memory.models import Engram, ImportJob, Network
 from memory.selectors import Browse, CountedNetwork
-from memory.services.engrams import engram_delete, engram_update, engrams_bulk
+from memory.services.engrams import engram_change, engrams_bulk
+from memory.services.engrams import engram_remove as remove
 from memory.services.transfer import export_lines, import_start
 from tenants.permissions import Capability
 from tenants.requests import TenantRequest
@@ -221,13 +222,20 @@ def engram_edit(request: TenantRequest, network: str, engram_id: int) -> HttpRes
     try:
         changes = _form_changes(request, engram)
         if changes:
-            engram = engram_update(
+            changed = engram_change(
                 tenant=request.tenant,
                 actor=request.actor,
                 engram=engram,
                 patch=validated(EngramPatch, changes),
             )
-            messages.success(request, "Saved; the change is in the history below.")
+            if changed.proposal is not None:
+                messages.warning(
+                    request,
+                    "The firewall held this change: it waits in the moderation queue "
+                    f"(item {changed.proposal.pk}).",
+                )
+            else:
+                messages.success(request, "Saved; the change is in the history below.")
         else:
             messages.info(request, "Nothing changed.")
     except MnemoError as exc:
@@ -253,7 +261,7 @@ def engram_edit(request: TenantRequest, network: str, engram_id: int) -> HttpRes
 @tenant_view(Capability.MEMORY_DELETE)
 def engram_remove(request: TenantRequest, network: str, engram_id: int) -> HttpResponse:
     engram = _engram(request, network, engram_id)
-    engram_delete(tenant=request.tenant, actor=request.actor, engram=engram)
+    remove(tenant=request.tenant, actor=request.actor, engram=engram)
     messages.success(request, f"Deleted memory #{engram.pk}; its history stays.")
     return redirect("memory_browse", request.tenant.slug, network)
 

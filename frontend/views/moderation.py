@@ -17,7 +17,7 @@ from base.errors import MnemoError
 from base.pagination import page_of
 from frontend.views.base import page, report, tenant_view
 from memory import selectors
-from memory.contracts import DecideIn, ModerationFilters
+from memory.contracts import DecideIn, ModerationFilters, item_content
 from memory.models import ModerationItem
 from memory.services.review import item_decide, items_decide
 from tenants.permissions import Capability
@@ -75,7 +75,7 @@ def moderation_queue(request: TenantRequest) -> HttpResponse:
         cards.append(
             {
                 "item": item,
-                "pieces": pieces(engram.content, item.hits) if engram else [],
+                "pieces": pieces(item_content(item), item.hits) if engram else [],
                 "detectors": sorted({h["detector"] for h in item.hits}),
                 "diff": [
                     {"field": k, "before": getattr(engram, k, None), "after": v}

@@ -3,6 +3,10 @@ What each change does to the graph is memory.services.lifecycle's to say."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,10 +17,74 @@ from base.db import atomic_with_retry
 from base.errors import Conflict, PermissionDenied, ValidationFailed
 from memory import live
 from memory.contracts import EngramPatch
-from memory.models import Engram
-from memory.services import lifecycle
+from memory.models import Engram, ModerationItem, WritePolicy
+from memory.services import lifecycle, moderation
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
+
+
+@dataclass(frozen=True)
+class Changed:
+    """What an edit or delete did: the memory, or the proposal that waits for a moderator."""
+
+    engram: Engram
+    proposal: ModerationItem | None = None
+
+
+def engram_change(*, tenant: Tenant, actor: Actor, engram: Engram, patch: EngramPatch) -> Changed:
+    """An edit through the firewall and the tenant's rule for agents' changes: new content is
+    screened (a ``reject`` is a 422 on ``content``, a ``redact`` rewrites it); an agent's edit
+    under ``agent_changes: review``, or content the firewall holds, becomes a proposal for a
+    moderator; content it flags is applied and queued."""
+    settings = moderation.settings_of(tenant)
+    changes = dict(patch.changes)
+    verdict = None
+    if "content" in changes:
+        verdict = moderation.screen(settings, WritePolicy.AUTO, changes["content"])
+        if verdict.content != changes["content"]:
+            changes["content"] = verdict.content
+            changes.pop("schema", None)  # derived again from the redacted text
+    if moderation.proposes(settings, actor) or (verdict is not None and verdict.hold):
+        with transaction.atomic():
+            item = moderation.propose(
+                tenant=tenant,
+                actor=actor,
+                engram=engram,
+                kind=ModerationItem.Kind.EDIT,
+                proposed=_as_json(changes),
+                verdict=verdict,
+            )
+        return Changed(engram, item)
+    with transaction.atomic():
+        changed = engram_update(
+            tenant=tenant, actor=actor, engram=engram, patch=validated(EngramPatch, changes)
+        )
+        if verdict is not None and verdict.queue:
+            moderation.queue_items(
+                tenant=tenant, network=changed.network, actor=actor, entries=[(changed, verdict)]
+            )
+    return Changed(changed)
+
+
+def engram_remove(*, tenant: Tenant, actor: Actor, engram: Engram) -> Changed:
+    """A delete, or, for an agent under ``agent_changes: review``, a proposal to delete."""
+    settings = moderation.settings_of(tenant)
+    if moderation.proposes(settings, actor) and engram.status not in lifecycle.GONE:
+        with transaction.atomic():
+            item = moderation.propose(
+                tenant=tenant,
+                actor=actor,
+                engram=engram,
+                kind=ModerationItem.Kind.DELETE,
+                proposed={},
+                verdict=None,
+            )
+        return Changed(engram, item)
+    return Changed(engram_delete(tenant=tenant, actor=actor, engram=engram))
+
+
+def _as_json(changes: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in changes.items()}
 
 
 def engram_update(*, tenant: Tenant, actor: Actor, engram: Engram, patch: EngramPatch) -> Engram:

@@ -153,3 +153,42 @@ def queue_items(
     pending = ModerationItem.objects.filter(tenant=tenant, state="pending").count()
     live.publish(tenant.pk, {"type": "moderation", "pending": pending})
     return created
+
+
+def proposes(settings: Settings, actor: Actor) -> bool:
+    """An agent's edits and deletes wait for a person (the tenant's ``agent_changes``); an
+    admin key is a moderator's and decides itself."""
+    return (
+        actor.kind == "api_key"
+        and "admin" not in actor.scopes
+        and settings.agent_changes == WritePolicy.REVIEW
+    )
+
+
+def propose(
+    *,
+    tenant: Tenant,
+    actor: Actor,
+    engram: Engram,
+    kind: str,
+    proposed: dict[str, Any],
+    verdict: Verdict | None,
+) -> ModerationItem:
+    """An edit or delete that waits for a moderator; the memory stays as it is."""
+    item = ModerationItem.objects.create(
+        tenant=tenant,
+        network=engram.network,
+        engram=engram,
+        kind=kind,
+        reason=ModerationItem.Reason.FIREWALL
+        if verdict is not None and verdict.hits
+        else ModerationItem.Reason.POLICY,
+        held=verdict is not None and verdict.hold,
+        hits=verdict.spans() if verdict is not None else [],
+        proposed=proposed,
+        note="" if verdict is not None and verdict.hits else "agent changes: review",
+        author=author_of(actor),
+    )
+    pending = ModerationItem.objects.filter(tenant=tenant, state="pending").count()
+    live.publish(tenant.pk, {"type": "moderation", "pending": pending})
+    return item

@@ -108,7 +108,20 @@ def _decide(
     before: dict[str, Any] = {"status": engram.status}
     after: dict[str, Any] = {}
     network = engram.network
-    if action == "approve":
+    if item.kind in (ModerationItem.Kind.EDIT, ModerationItem.Kind.DELETE) and action in (
+        "approve",
+        "reject",
+    ):
+        if action == "approve" and item.kind == ModerationItem.Kind.DELETE:
+            if engram.status not in lifecycle.GONE:
+                lifecycle.delete(network, engram, now)
+        elif action == "approve":
+            if engram.status in lifecycle.GONE:
+                raise Conflict("The memory was deleted since; the edit cannot be applied.")
+            lifecycle.rewrite(network, engram, item.proposed, activate=False, now=now)
+            after["fields"] = sorted(item.proposed)  # the values may hold what was held
+        # reject: the proposal is turned down, the memory stays as it is
+    elif action == "approve":
         if engram.status == Status.QUARANTINED:
             lifecycle.enter(network, engram, now)
     elif action == "reject":

@@ -165,3 +165,31 @@ def test_held_memories_are_named_and_recall_is_fenced_over_mcp(live_url: str) ->
     assert "quoted data" in answer[:fence]
     assert fake_key not in text(primed)
     assert "Next steps" not in answer[:closing]  # our guidance never inside the fence
+
+
+def test_forget_deletes_or_proposes_over_mcp(live_url: str) -> None:
+    cast = make_cast()
+    _, secret = make_key(cast.tenant)
+    url = f"{live_url}/t/acme/mcp"
+    stored, first = calls(
+        url,
+        secret,
+        ("remember", {"network": "default", "engrams": [{"content": "Standup is at nine"}]}),
+        ("remember", {"network": "default", "engrams": [{"content": "Retro is on Friday"}]}),
+    )
+    standup = text(stored).split("Ids: #")[1].split(".")[0]
+    retro = text(first).split("Ids: #")[1].split(".")[0]
+    [forgot] = calls(url, secret, ("forget", {"engram_id": int(standup), "reason": "moved"}))
+    assert not forgot.is_error and "Deleted memory" in text(forgot)
+    cast.tenant.settings = {"moderation": {"agent_changes": "review"}}
+    cast.tenant.save(update_fields=["settings"])
+    proposed, missing, recalled = calls(
+        url,
+        secret,
+        ("forget", {"engram_id": int(retro), "reason": "cancelled"}),
+        ("forget", {"engram_id": 999999}),
+        ("recall", {"network": "default", "query": "standup nine retro friday"}),
+    )
+    assert "Proposed deleting" in text(proposed) and "moderation item" in text(proposed)
+    assert missing.is_error
+    assert "Retro is on Friday" in text(recalled) and "Standup is at nine" not in text(recalled)

@@ -189,3 +189,63 @@ def test_scopes_and_tenants(cast: Cast, held: tuple[APIClient, APIClient, int, i
     assert bad.status_code == 400 and "action" in bad.json()["error"]["fields"]
     with rls.tenant_scope(cast.tenant.pk):
         assert ModerationItem.objects.filter(state="pending").count() == 2
+
+
+def configure(cast: Cast, **moderation: Any) -> None:
+    cast.tenant.settings = {**(cast.tenant.settings or {}), "moderation": moderation}
+    cast.tenant.save(update_fields=["settings"])
+
+
+def test_agents_edits_and_deletes_are_proposals_under_review(cast: Cast) -> None:
+    configure(cast, agent_changes="review")
+    agent = client(cast, "read", "write")
+    admin = client(cast, "admin", "read")
+    [pk] = remember(agent, "The release is on Friday")
+    edit = agent.patch(
+        f"/api/v1/engrams/{pk}", {"content": "The release is on Monday"}, format="json"
+    )
+    assert edit.status_code == 202 and edit.json()["kind"] == "edit"
+    assert engram(cast, pk).content == "The release is on Friday"  # unchanged until decided
+    gone = agent.delete(f"/api/v1/engrams/{pk}")
+    assert gone.status_code == 202 and gone.json()["kind"] == "delete"
+    assert engram(cast, pk).status == "active"
+    proposals = {i["kind"]: i for i in queue(admin)}
+    assert proposals["edit"]["diff"] == [
+        {
+            "field": "content",
+            "before": "The release is on Friday",
+            "after": "The release is on Monday",
+        }
+    ]
+    assert decide(admin, proposals["edit"]["id"], action="approve").status_code == 200
+    assert engram(cast, pk).content == "The release is on Monday"
+    assert recall_ids(agent, "release monday") == [pk]
+    assert decide(admin, proposals["delete"]["id"], action="reject").status_code == 200
+    assert engram(cast, pk).status == "active"  # the delete was turned down
+    # an admin key's own edit is a moderator's: applied at once
+    direct = client(cast, "read", "write", "admin").patch(
+        f"/api/v1/engrams/{pk}", {"strength": 0.9}, format="json"
+    )
+    assert direct.status_code == 200 and engram(cast, pk).strength == 0.9
+
+
+def test_edits_go_through_the_firewall(cast: Cast) -> None:
+    agent = client(cast, "read", "write")
+    [pk] = remember(agent, "Deploys happen on Friday")
+    held = agent.patch(
+        f"/api/v1/engrams/{pk}", {"content": f"Deploys use key {FAKE_AWS}"}, format="json"
+    )
+    assert held.status_code == 202 and held.json()["held"] is True
+    assert FAKE_AWS not in engram(cast, pk).content
+    flagged = agent.patch(
+        f"/api/v1/engrams/{pk}", {"content": "Deploys: ask maya@northwind.io"}, format="json"
+    )
+    assert flagged.status_code == 200  # applied, and queued for a look
+    assert engram(cast, pk).content == "Deploys: ask maya@northwind.io"
+    kinds = sorted(i["kind"] for i in queue(client(cast, "admin", "read")))
+    assert kinds == ["edit", "write"]
+    configure(cast, firewall={"secret": "reject"})
+    refused = agent.patch(
+        f"/api/v1/engrams/{pk}", {"content": f"Deploys use key {FAKE_AWS}"}, format="json"
+    )
+    assert refused.status_code == 422 and "content" in refused.json()["error"]["fields"]

@@ -25,6 +25,7 @@ from memory.contracts import (
     NetworkList,
     NetworkOut,
     PrimeIn,
+    ProposedOut,
     RecallIn,
     RememberIn,
     RememberOut,
@@ -33,7 +34,7 @@ from memory.contracts import (
     present_mind,
     present_network,
 )
-from memory.services.engrams import engram_delete, engram_update
+from memory.services.engrams import Changed, engram_change, engram_remove
 from memory.services.recall import RecallOptions, network_prime, network_recall
 from memory.services.remember import engrams_remember, present_remembered
 from roles.targets import Target, memory_target
@@ -171,22 +172,45 @@ class EngramDetailView(TenantAPIView):
         )
         return answer(present_engram(engram))
 
-    @extend_schema(request=EngramPatch, responses=with_errors(EngramOut), summary="Edit an engram")
+    @extend_schema(
+        request=EngramPatch,
+        responses={**with_errors(EngramOut), 202: ProposedOut},
+        summary="Edit an engram (202: proposed, waiting for a moderator)",
+    )
     def patch(self, request: Request, engram_id: int) -> Response:
         patch = self.body(EngramPatch)
         engram = selectors.engram_get_for_tenant(
             tenant=self.tenant, id=engram_id, agent=self.is_agent
         )
-        engram = engram_update(tenant=self.tenant, actor=self.actor, engram=engram, patch=patch)
-        return answer(present_engram(engram))
+        changed = engram_change(tenant=self.tenant, actor=self.actor, engram=engram, patch=patch)
+        return changed_answer(changed)
 
-    @extend_schema(responses=with_errors(EngramOut), summary="Delete an engram (soft)")
+    @extend_schema(
+        responses={**with_errors(EngramOut), 202: ProposedOut},
+        summary="Delete an engram (soft; 202: proposed, waiting for a moderator)",
+    )
     def delete(self, request: Request, engram_id: int) -> Response:
         engram = selectors.engram_get_for_tenant(
             tenant=self.tenant, id=engram_id, agent=self.is_agent
         )
-        engram = engram_delete(tenant=self.tenant, actor=self.actor, engram=engram)
-        return answer(present_engram(engram))
+        changed = engram_remove(tenant=self.tenant, actor=self.actor, engram=engram)
+        return changed_answer(changed)
+
+
+def changed_answer(changed: Changed) -> Response:
+    """The memory as it is now, or (202) the proposal that waits for a moderator."""
+    if changed.proposal is None:
+        return answer(present_engram(changed.engram))
+    item = changed.proposal
+    return answer(
+        ProposedOut(
+            moderation_item=item.pk,
+            kind=item.kind,  # type: ignore[arg-type]
+            held=item.held,
+            engram=present_engram(changed.engram),
+        ),
+        status=202,
+    )
 
 
 class EngramHistoryView(TenantAPIView):

@@ -26,7 +26,7 @@ class ApiKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-c
         }
 
 
-ERROR_STATUSES = (400, 401, 403, 404, 409, 413, 429, 503)
+ERROR_STATUSES = (400, 401, 403, 404, 409, 413, 422, 429, 503)
 
 
 def with_errors(ok: Any, status: int = 200) -> dict[int, Any]:

@@ -18,6 +18,7 @@ from gateway.mcp_server.tools.common import (
     tenant_of,
     tool,
 )
+from memory import selectors
 from memory.contracts import (
     EngramIn,
     K,
@@ -36,6 +37,7 @@ from memory.contracts import (
 )
 from memory.core import packing
 from memory.core.packing import defang
+from memory.services.engrams import engram_remove
 from memory.services.recall import RecallOptions, network_prime, network_recall
 from memory.services.remember import engrams_remember, present_remembered
 
@@ -194,6 +196,42 @@ async def remember(
     return render_remembered(result) + next_steps(
         "`recall` finds these at once by words and associations (by meaning shortly).",
         "Keep going; remember again when you learn something new.",
+        state=state,
+    )
+
+
+@tool(
+    name="forget",
+    description=(
+        "Delete a memory that is wrong or no longer true, by its id (the #id recall shows), "
+        "with a short reason. Where the workspace has people review agents' changes, this "
+        "proposes the delete and a moderator decides."
+    ),
+)
+async def forget(ctx: Context, engram_id: int, reason: str = "") -> str:
+    principal = principal_from(ctx)
+    principal.require("write")
+
+    def work() -> tuple[str, str]:
+        tenant = tenant_of(principal)
+        engram = selectors.engram_get_for_tenant(tenant=tenant, id=engram_id, agent=True)
+        changed = engram_remove(tenant=tenant, actor=principal.actor, engram=engram)
+        if changed.proposal is not None:
+            if reason:
+                changed.proposal.note = reason[:2000]
+                changed.proposal.save(update_fields=["note"])
+            told = (
+                f"Proposed deleting memory #{engram.pk}: a moderator decides "
+                f"(moderation item {changed.proposal.pk}); until then it stays."
+            )
+        else:
+            told = f"Deleted memory #{engram.pk}; it is no longer recalled (its history stays)."
+        return told, state_of(principal)
+
+    told, state = await in_tenant(principal, work)
+    return told + next_steps(
+        "`recall` again to check what is left on the subject.",
+        "`remember` the corrected fact if there is one.",
         state=state,
     )
 
