@@ -205,7 +205,7 @@ def changed_answer(changed: Changed) -> Response:
     return answer(
         ProposedOut(
             moderation_item=item.pk,
-            kind=item.kind,  # type: ignore[arg-type]
+            kind=item.kind,
             held=item.held,
             engram=present_engram(changed.engram),
         ),
