@@ -62,6 +62,7 @@ workspace_patterns: list[URLPattern | URLResolver] = [
     path("audit/", audit.audit_log, name="audit"),
     path("moderation/", moderation.moderation_queue, name="moderation"),
     path("moderation/decide", moderation.moderation_bulk, name="moderation_bulk"),
+    path("moderation/policy", moderation.moderation_policy, name="moderation_policy"),
     path(
         "moderation/<int:item_id>/decide",
         moderation.moderation_decide,

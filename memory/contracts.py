@@ -47,6 +47,7 @@ from base.contracts import (
 )
 from base.errors import ValidationFailed
 from memory.core.mind import Mind
+from memory.firewall import detectors
 from memory.models import Engram, ModerationItem, Network
 from memory.selectors import CountedNetwork
 
@@ -719,3 +720,44 @@ class ProposedOut(Output):
     kind: Literal["edit", "delete"]
     held: bool
     engram: EngramOut
+
+
+WritePolicyName = Literal["auto", "review", "quarantine"]
+FirewallAction = Literal["allow", "flag", "redact", "quarantine", "reject"]
+
+
+class PolicyIn(Contract):
+    """Changes to the workspace's moderation policy (fields left out stay as they are).
+    ``firewall``: an action per family (secret, personal, injection) or per detector, "" to
+    go back to the default; ``networks`` / ``keys``: a write policy per network key / API key
+    id, "" to follow the workspace's."""
+
+    write_policy: WritePolicyName | None = None
+    agent_changes: Literal["auto", "review"] | None = None
+    firewall: dict[str, FirewallAction | Literal[""]] | None = Field(None, max_length=100)
+    networks: dict[str, WritePolicyName | Literal[""]] | None = Field(None, max_length=200)
+    keys: dict[str, WritePolicyName | Literal[""]] | None = Field(None, max_length=200)
+
+
+class PolicyOut(Output):
+    write_policy: str
+    agent_changes: str
+    firewall: dict[str, str] = Field(description="the action for each family and detector")
+    overrides: dict[str, str] = Field(description="the actions set here (by family or detector)")
+    networks: dict[str, str] = Field(description="networks with their own write policy")
+    keys: dict[str, str] = Field(description="API keys (by id) with their own write policy")
+    detectors: dict[str, str] = Field(description="every detector and its family")
+
+
+def present_policy(policy: Any, effective: dict[str, str]) -> PolicyOut:
+    """memory.services.moderation.Policy as the API shows it, with the action every family
+    and detector has in effect (``moderation.effective_actions``)."""
+    return PolicyOut(
+        write_policy=policy.settings.write_policy,
+        agent_changes=policy.settings.agent_changes,
+        firewall=effective,
+        overrides=dict(policy.settings.actions),
+        networks=policy.networks,
+        keys=policy.keys,
+        detectors=detectors(),
+    )

@@ -15,10 +15,11 @@ from django.views.decorators.http import require_POST
 from base.contracts import validated
 from base.errors import MnemoError
 from base.pagination import page_of
-from frontend.views.base import page, report, tenant_view
+from frontend.views.base import can, page, report, tenant_view
 from memory import selectors
-from memory.contracts import DecideIn, ModerationFilters, item_content
-from memory.models import ModerationItem
+from memory.contracts import DecideIn, ModerationFilters, PolicyIn, item_content
+from memory.models import ModerationItem, Network
+from memory.services import moderation
 from memory.services.review import item_decide, items_decide
 from tenants.permissions import Capability
 from tenants.requests import TenantRequest
@@ -88,7 +89,14 @@ def moderation_queue(request: TenantRequest) -> HttpResponse:
                 else [],
             }
         )
+    policy = moderation.policy_of(tenant)
     context = {
+        "policy": policy,
+        "actions": moderation.effective_actions(policy.settings),
+        "families": ["secret", "personal", "injection"],
+        "action_choices": ["allow", "flag", "redact", "quarantine", "reject"],
+        "networks": list(Network.objects.filter(tenant=tenant).order_by("key")),
+        "can_set_policy": can(request, Capability.MODERATION_SETTINGS),
         "cards": cards,
         "filters": filters,
         "states": ["pending", "approved", "rejected", "redacted", "hidden", "restored", "any"],
@@ -145,6 +153,35 @@ def moderation_bulk(request: TenantRequest) -> HttpResponse:
     except MnemoError as exc:
         report(request, exc)
     return redirect(_back(request))
+
+
+@require_POST
+@tenant_view(Capability.MODERATION_SETTINGS)
+def moderation_policy(request: TenantRequest) -> HttpResponse:
+    post = request.POST
+    changes: dict[str, Any] = {
+        "write_policy": post.get("write_policy") or None,
+        "agent_changes": post.get("agent_changes") or None,
+        "firewall": {
+            family: post[f"firewall_{family}"]
+            for family in ("secret", "personal", "injection")
+            if f"firewall_{family}" in post
+        },
+        "networks": {
+            name.removeprefix("network_"): value
+            for name, value in post.items()
+            if name.startswith("network_")
+        },
+    }
+    try:
+        data = validated(PolicyIn, changes)
+        moderation.policy_update(
+            tenant=request.tenant, actor=request.actor, changes=data.model_dump(exclude_none=True)
+        )
+        messages.success(request, "Moderation policy saved; new writes follow it.")
+    except MnemoError as exc:
+        report(request, exc)
+    return redirect("moderation", request.tenant.slug)
 
 
 def _back(request: TenantRequest) -> str:

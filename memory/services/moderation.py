@@ -22,12 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import transaction
+
 from audit.actors import Actor
-from base.errors import Unprocessable
+from audit.services import AuditEntry, audit_records
+from base.errors import NotFound, PermissionDenied, Unprocessable, ValidationFailed
 from memory import firewall, live
-from memory.firewall import Hit
+from memory.firewall import FAMILIES, Hit
 from memory.models import Engram, ModerationItem, Network, WritePolicy
-from tenants.models import Tenant
+from tenants.models import ApiKey, Tenant
+from tenants.permissions import Capability, actor_allows
 
 ACTIONS = ("allow", "flag", "redact", "quarantine", "reject")  # in rising severity
 DEFAULT_ACTIONS = {"secret": "quarantine", "injection": "quarantine", "personal": "flag"}
@@ -192,3 +196,105 @@ def propose(
     pending = ModerationItem.objects.filter(tenant=tenant, state="pending").count()
     live.publish(tenant.pk, {"type": "moderation", "pending": pending})
     return item
+
+
+# --- the policy, as admins set it --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Policy:
+    settings: Settings
+    networks: dict[str, str]
+    keys: dict[str, str]
+
+
+def policy_of(tenant: Tenant) -> Policy:
+    networks = dict(
+        Network.objects.filter(tenant=tenant)
+        .exclude(write_policy="")
+        .values_list("key", "write_policy")
+    )
+    keys = {
+        str(pk): policy
+        for pk, policy in ApiKey.objects.filter(tenant=tenant)
+        .exclude(write_policy="")
+        .values_list("pk", "write_policy")
+    }
+    return Policy(settings_of(tenant), networks, keys)
+
+
+def effective_actions(settings: Settings) -> dict[str, str]:
+    """The action of every family and detector, as a write would meet it."""
+    out = {family: settings.actions.get(family, DEFAULT_ACTIONS[family]) for family in FAMILIES}
+    for detector, family in firewall.detectors().items():
+        out[detector] = settings.actions.get(detector, out[family])
+    return out
+
+
+def policy_update(*, tenant: Tenant, actor: Actor, changes: dict[str, Any]) -> Policy:
+    """Apply an admin's changes (memory.contracts.PolicyIn, as sent), audited before/after."""
+    if not actor_allows(actor, Capability.MODERATION_SETTINGS):
+        raise PermissionDenied("Only admins and owners set the moderation policy.")
+    known = {*FAMILIES, *firewall.detectors()}
+    unknown = sorted(set(changes.get("firewall") or {}) - known)
+    if unknown:
+        raise ValidationFailed.field(
+            "firewall", f"no such family or detector: {', '.join(unknown)}"
+        )
+    with transaction.atomic():
+        tenant = Tenant.objects.select_for_update().get(pk=tenant.pk)
+        before = policy_of(tenant)
+        raw = dict((tenant.settings or {}).get("moderation") or {})
+        for name in ("write_policy", "agent_changes"):
+            if changes.get(name):
+                raw[name] = changes[name]
+        if changes.get("firewall") is not None:
+            actions = dict(raw.get("firewall") or {})
+            for name, action in changes["firewall"].items():
+                if action:
+                    actions[name] = action
+                else:
+                    actions.pop(name, None)
+            raw["firewall"] = actions
+        tenant.settings = {**(tenant.settings or {}), "moderation": raw}
+        tenant.save(update_fields=["settings"])
+        for key, policy in (changes.get("networks") or {}).items():
+            network = Network.objects.filter(tenant=tenant, key=key).first()
+            if network is None:
+                raise NotFound(f"There is no network {key!r} in this workspace.")
+            network.write_policy = policy
+            network.save(update_fields=["write_policy"])
+        for key_id, policy in (changes.get("keys") or {}).items():
+            found = (
+                ApiKey.objects.filter(tenant=tenant, pk=int(key_id)).update(write_policy=policy)
+                if key_id.isdigit()
+                else 0
+            )
+            if not found:
+                raise NotFound(f"There is no API key {key_id} in this workspace.")
+        after = policy_of(tenant)
+        audit_records(
+            tenant_id=tenant.pk,
+            actor=actor,
+            entries=[
+                AuditEntry(
+                    verb="moderation.policy",
+                    target_type="tenant",
+                    target_id=tenant.pk,
+                    target_label=tenant.slug,
+                    before=_policy_dict(before),
+                    after=_policy_dict(after),
+                )
+            ],
+        )
+    return after
+
+
+def _policy_dict(policy: Policy) -> dict[str, Any]:
+    return {
+        "write_policy": policy.settings.write_policy,
+        "agent_changes": policy.settings.agent_changes,
+        "firewall": policy.settings.actions,
+        "networks": policy.networks,
+        "keys": policy.keys,
+    }

@@ -37,6 +37,7 @@ class Capability(StrEnum):
     MEMORY_IMPORT = "memory.import"  # import a network from a file
     MEMORY_FLAG = "memory.flag"  # say something is wrong with a memory (queues it for review)
     MEMORY_MODERATE = "memory.moderate"  # decide on the moderation queue, restore memories
+    MODERATION_SETTINGS = "moderation.settings"  # write policies and firewall actions
 
 
 MINIMUM_ROLE: dict[Capability, str] = {
@@ -52,6 +53,7 @@ MINIMUM_ROLE: dict[Capability, str] = {
     Capability.MEMORY_IMPORT: Role.ADMIN,
     Capability.MEMORY_FLAG: Role.VIEWER,
     Capability.MEMORY_MODERATE: Role.MODERATOR,
+    Capability.MODERATION_SETTINGS: Role.ADMIN,
 }
 
 KEY_SCOPE: dict[Capability, str] = {
@@ -67,6 +69,7 @@ KEY_SCOPE: dict[Capability, str] = {
     Capability.MEMORY_IMPORT: Scope.WRITE,
     Capability.MEMORY_FLAG: Scope.READ,
     Capability.MEMORY_MODERATE: Scope.ADMIN,
+    Capability.MODERATION_SETTINGS: Scope.ADMIN,
 }
 
 

@@ -102,3 +102,36 @@ def test_another_tenants_items_are_404(cast: Cast) -> None:
     assert outsider.get("/t/globex/moderation/").status_code == 200
     answer = outsider.post(f"/t/globex/moderation/{item.pk}/decide", {"action": "approve"})
     assert answer.status_code == 404
+
+
+def test_admins_set_the_policy_from_the_page_and_moderators_cannot(cast: Cast) -> None:
+    agent_writes(cast, "seed")
+    admin = logged_in(cast.admin)
+    page = admin.get(QUEUE).content.decode()
+    assert 'data-testid="policy"' in page and 'name="network_default"' in page
+    saved = admin.post(
+        f"{QUEUE}policy",
+        {
+            "write_policy": "review",
+            "agent_changes": "review",
+            "firewall_secret": "reject",
+            "firewall_personal": "flag",
+            "firewall_injection": "quarantine",
+            "network_default": "quarantine",
+        },
+    )
+    assert saved.status_code == 302
+    cast.tenant.refresh_from_db()
+    moderation = cast.tenant.settings["moderation"]
+    assert moderation["write_policy"] == "review" and moderation["firewall"]["secret"] == "reject"
+    with rls.tenant_scope(cast.tenant.pk):
+        from memory.models import Network
+
+        assert Network.objects.get(tenant=cast.tenant, key="default").write_policy == "quarantine"
+    bad = admin.post(f"{QUEUE}policy", {"write_policy": "maybe"}, follow=True)
+    assert bad.status_code == 200 and "write_policy" in bad.content.decode()
+    moderator = make_user("mod2@acme.test")
+    add_member(cast.tenant, moderator, Membership.Role.MODERATOR)
+    as_moderator = logged_in(moderator)
+    assert 'data-testid="policy"' not in as_moderator.get(QUEUE).content.decode()
+    assert as_moderator.post(f"{QUEUE}policy", {"write_policy": "auto"}).status_code == 403

@@ -249,3 +249,54 @@ def test_edits_go_through_the_firewall(cast: Cast) -> None:
         f"/api/v1/engrams/{pk}", {"content": f"Deploys use key {FAKE_AWS}"}, format="json"
     )
     assert refused.status_code == 422 and "content" in refused.json()["error"]["fields"]
+
+
+def test_admins_set_the_policy_over_rest_and_writes_follow_it(cast: Cast) -> None:
+    admin = client(cast, "admin", "read")
+    agent_key, agent_secret = make_key(cast.tenant, scopes=("read", "write"))
+    agent = bearer(APIClient(), agent_secret)
+    shown = admin.get("/api/v1/moderation/policy").json()
+    assert shown["write_policy"] == "auto" and shown["firewall"]["secret"] == "quarantine"
+    assert shown["firewall"]["email"] == "flag" and shown["detectors"]["iban"] == "personal"
+    remember(agent, "seed memory")
+    changed = admin.patch(
+        "/api/v1/moderation/policy",
+        {
+            "write_policy": "review",
+            "firewall": {"personal": "allow", "aws_access_key": "reject"},
+            "networks": {"default": "quarantine"},
+            "keys": {str(agent_key.pk): "auto"},
+        },
+        format="json",
+    )
+    assert changed.status_code == 200, changed.json()
+    body = changed.json()
+    assert body["firewall"]["email"] == "allow" and body["firewall"]["aws_access_key"] == "reject"
+    assert body["networks"] == {"default": "quarantine"}
+    assert body["keys"] == {str(agent_key.pk): "auto"}
+    held = agent.post("/api/v1/remember", {"engrams": [{"content": "x y z"}]}, format="json")
+    assert held.json()["engrams"][0]["moderation"] == "held"  # the network's quarantine wins
+    refused = agent.post(
+        "/api/v1/remember", {"engrams": [{"content": f"key {FAKE_AWS}"}]}, format="json"
+    )
+    assert refused.status_code == 422
+    back = admin.patch(
+        "/api/v1/moderation/policy",
+        {"firewall": {"aws_access_key": ""}, "networks": {"default": ""}},
+        format="json",
+    ).json()
+    assert back["firewall"]["aws_access_key"] == "quarantine" and back["networks"] == {}
+    bad = admin.patch("/api/v1/moderation/policy", {"firewall": {"nope": "allow"}}, format="json")
+    assert bad.status_code == 400 and "nope" in bad.json()["error"]["message"]
+    bad = admin.patch("/api/v1/moderation/policy", {"write_policy": "maybe"}, format="json")
+    assert bad.status_code == 400
+    missing = admin.patch("/api/v1/moderation/policy", {"networks": {"zzz": "auto"}}, format="json")
+    assert missing.status_code == 404
+    assert agent.get("/api/v1/moderation/policy").status_code == 403
+    other = client(cast, "admin", "read", other=True)
+    foreign = other.patch(
+        "/api/v1/moderation/policy", {"keys": {str(agent_key.pk): "review"}}, format="json"
+    )
+    assert foreign.status_code == 404
+    with rls.tenant_scope(cast.tenant.pk):
+        assert AuditEvent.objects.filter(verb="moderation.policy").count() == 2

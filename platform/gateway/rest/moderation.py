@@ -21,9 +21,13 @@ from memory.contracts import (
     ModerationFilters,
     ModerationItemOut,
     ModerationPage,
+    PolicyIn,
+    PolicyOut,
     present_engram,
     present_item,
+    present_policy,
 )
+from memory.services import moderation
 from memory.services.review import engram_flag, engram_restore, item_decide, items_decide
 
 
@@ -127,3 +131,25 @@ class EngramRestoreView(TenantAPIView):
         engram = selectors.engram_get_for_tenant(tenant=self.tenant, id=engram_id)
         engram = engram_restore(tenant=self.tenant, actor=self.actor, engram=engram)
         return answer(present_engram(engram))
+
+
+class ModerationPolicyView(TenantAPIView):
+    """The workspace's moderation policy: write policy (and per network and key), agents'
+    changes, the firewall's action per family and detector."""
+
+    required_scope = "admin"
+
+    @extend_schema(responses=with_errors(PolicyOut), summary="Get the moderation policy")
+    def get(self, request: Request) -> Response:
+        policy = moderation.policy_of(self.tenant)
+        return answer(present_policy(policy, moderation.effective_actions(policy.settings)))
+
+    @extend_schema(
+        request=PolicyIn, responses=with_errors(PolicyOut), summary="Change the moderation policy"
+    )
+    def patch(self, request: Request) -> Response:
+        data = self.body(PolicyIn)
+        policy = moderation.policy_update(
+            tenant=self.tenant, actor=self.actor, changes=data.model_dump(exclude_none=True)
+        )
+        return answer(present_policy(policy, moderation.effective_actions(policy.settings)))

@@ -31,6 +31,11 @@ urlpatterns = [
     ),
     path("moderation", moderation.ModerationListView.as_view(), name="api-moderation"),
     path(
+        "moderation/policy",
+        moderation.ModerationPolicyView.as_view(),
+        name="api-moderation-policy",
+    ),
+    path(
         "moderation/decide",
         moderation.ModerationBulkDecideView.as_view(),
         name="api-moderation-bulk",
