@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 
 from audit.models import AuditEvent
+from audit.sealing import unseal
 from audit.selectors import (
     audit_actors_for_tenant,
     audit_events_for_tenant,
@@ -46,7 +47,7 @@ def audit_log(request: TenantRequest) -> HttpResponse:
     query.pop("cursor", None)
     context = {
         "form": form,
-        "events": rows,
+        "events": unseal(rows),
         "next_cursor": next_cursor or "",
         "base_query": query.urlencode(),
         "is_first_page": not cursor,

@@ -17,6 +17,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from audit.sealing import unseal
 from base.contracts import validated
 from base.errors import MnemoError, PermissionDenied, ValidationFailed
 from frontend.views.base import can, page, report, tenant_view
@@ -158,7 +159,7 @@ def _detail_context(request: TenantRequest, engram: Engram, **extra: Any) -> dic
         "network": engram.network,
         "cues": selectors.engram_cues(tenant=tenant, engram=engram),
         "edges": selectors.engram_edges(tenant=tenant, engram=engram),
-        "history": list(selectors.engram_history(tenant=tenant, engram=engram)[:50]),
+        "history": list(unseal(list(selectors.engram_history(tenant=tenant, engram=engram)[:50]))),
         "embedded": engram.embedding is not None,
         "can_edit": can(request, Capability.MEMORY_EDIT)
         and engram.status not in (Engram.Status.DELETED, Engram.Status.ERASED),

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
 
+from audit.sealing import unseal
 from audit.selectors import audit_events_for_tenant
 from frontend.views.base import can, page, tenant_view
 from memory import selectors as memory_selectors
@@ -24,7 +25,7 @@ def overview(request: TenantRequest) -> HttpResponse:
     keys = [key for key in apikeys_for_tenant(tenant=tenant) if key.is_active]
     recent = []
     if can(request, Capability.AUDIT_VIEW):
-        recent = list(audit_events_for_tenant(tenant_id=tenant.pk)[:8])
+        recent = list(unseal(list(audit_events_for_tenant(tenant_id=tenant.pk)[:8])))
     networks = memory_selectors.networks_with_cached_counts(tenant=tenant)
     charts = _charts(tenant)
     context = {

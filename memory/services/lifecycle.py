@@ -338,6 +338,7 @@ def entry(
         target_label=(engram.content if label is None else label)[:200],
         before=before,
         after=after,
+        subject=f"engram:{engram.pk}",
     )
 
 

@@ -152,6 +152,7 @@ def _decide(
         target_label=f"moderation item {item.pk}",
         before=before,
         after=after,
+        subject=f"engram:{engram.pk}",
     )
     audit_records(tenant_id=tenant.pk, actor=actor, entries=[entry])
     return item

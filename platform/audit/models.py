@@ -45,3 +45,24 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M:%S} {self.actor_label} {self.verb}"
+
+
+class SealKey(models.Model):
+    """The key that seals a subject's audit payloads (a memory's content, before and after).
+    Destroying it is how the right to be forgotten and the append-only log both hold: the
+    events stay, with who, what and when; what they said cannot be read again."""
+
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    subject = models.CharField(max_length=80)  # e.g. "engram:42"
+    key = models.BinaryField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "subject"], name="sealkey_tenant_subject")
+        ]
+
+    def __str__(self) -> str:
+        return self.subject

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import connection
 
-from audit import context
+from audit import context, sealing
 from audit.actors import Actor
 from audit.models import AuditEvent
 
@@ -26,6 +26,9 @@ class AuditEntry:
     target_label: str = ""
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
+    # who the payload is about (``engram:42``): label, before and after are sealed with the
+    # subject's key (audit.sealing), so erasing the subject leaves the event unreadable
+    subject: str = ""
 
 
 def _require_transaction(name: str) -> None:
@@ -33,8 +36,18 @@ def _require_transaction(name: str) -> None:
         raise RuntimeError(f"{name}() must run inside the transaction of the change")
 
 
-def _event(tenant_id: int, actor: Actor, entry: AuditEntry) -> AuditEvent:
+def _event(tenant_id: int, actor: Actor, entry: AuditEntry, key: bytes | None = None) -> AuditEvent:
     info = context.current()
+    if entry.subject and key is not None:
+        payload = {"label": entry.target_label, "before": entry.before, "after": entry.after}
+        entry = AuditEntry(
+            verb=entry.verb,
+            target_type=entry.target_type,
+            target_id=entry.target_id,
+            target_label=f"{entry.target_type} #{entry.target_id}",
+            before=None,
+            after=sealing.seal(tenant_id, entry.subject, key, payload),
+        )
     return AuditEvent(
         tenant_id=tenant_id,
         actor_kind=actor.kind,
@@ -80,4 +93,7 @@ def audit_records(*, tenant_id: int, actor: Actor, entries: list[AuditEntry]) ->
     if not entries:
         return
     _require_transaction("audit_records")
-    AuditEvent.objects.bulk_create([_event(tenant_id, actor, e) for e in entries], batch_size=500)
+    keys = sealing.keys_for(tenant_id, (e.subject for e in entries if e.subject), create=True)
+    AuditEvent.objects.bulk_create(
+        [_event(tenant_id, actor, e, keys.get(e.subject)) for e in entries], batch_size=500
+    )

@@ -6,6 +6,7 @@ import pytest
 
 from audit.actors import Actor
 from audit.models import AuditEvent
+from audit.sealing import unseal
 from base.errors import ValidationFailed
 from memory.contracts import engram_items
 from memory.models import Cue, Edge, Engram, EngramCue, Network
@@ -90,7 +91,9 @@ def test_an_external_id_with_new_content_updates_and_moves_the_cues(cast: Cast) 
     counts = dict(Cue.objects.filter(tenant=cast.tenant).values_list("lemma", "engram_count"))
     assert counts["tea"] == 0 and counts["coffee"] == 1 and counts["like"] == 1
     assert not Edge.objects.filter(tenant=cast.tenant, source__lemma="tea").exists()
-    update = AuditEvent.objects.get(tenant=cast.tenant, verb="engram.update")
+    sealed = AuditEvent.objects.get(tenant=cast.tenant, verb="engram.update")
+    assert "Likes" not in str(sealed.after) and sealed.before is None  # sealed at rest
+    [update] = unseal([sealed])
     assert update.before["content"] == "Likes tea" and update.after["content"] == "Likes coffee"
 
 

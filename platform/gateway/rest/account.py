@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from audit.contracts import AuditFilters, AuditPage, present_event
+from audit.sealing import unseal
 from audit.selectors import audit_events_for_tenant
 from base.pagination import page_of
 from gateway.rest.base import TenantAPIView, answer
@@ -96,4 +97,5 @@ class AuditListView(TenantAPIView):
             tenant_id=self.tenant.pk, **filters.model_dump(exclude={"cursor", "limit"})
         )
         rows, cursor = page_of(events, cursor=filters.cursor, limit=filters.limit)
+        rows = list(unseal(rows))
         return answer(AuditPage(events=[present_event(e) for e in rows], next_cursor=cursor))

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from audit.contracts import AuditPage, present_event
+from audit.sealing import unseal
 from base.pagination import page_of
 from gateway.rest.base import TenantAPIView, answer
 from gateway.rest.schema import query_parameters, with_errors
@@ -221,5 +222,5 @@ class EngramHistoryView(TenantAPIView):
         engram = selectors.engram_get_for_tenant(
             tenant=self.tenant, id=engram_id, agent=self.is_agent
         )
-        events = selectors.engram_history(tenant=self.tenant, engram=engram)[:200]
+        events = unseal(list(selectors.engram_history(tenant=self.tenant, engram=engram)[:200]))
         return answer(AuditPage(events=[present_event(e) for e in events]))
