@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
+    BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
@@ -586,6 +587,9 @@ def engram_items(raw: list[dict[str, Any]]) -> list[EngramIn]:
 
 # --- moderation ----------------------------------------------------------------------------
 
+RowId = Annotated[int, Field(strict=True, gt=0, le=2**63 - 1), BeforeValidator(whole)]
+Offset = Annotated[int, Field(strict=True, ge=0, le=1_000_000), BeforeValidator(whole)]
+
 ModerationAction = Literal["approve", "reject", "redact", "hide", "restore"]
 MAX_NOTE = 2000
 Note = Annotated[Text, Field(max_length=MAX_NOTE)]
@@ -606,8 +610,8 @@ class ModerationFilters(QueryContract):
 class Span(Contract):
     """Characters [start, end) of a memory's content; an empty span (end <= start) is none."""
 
-    start: Annotated[int, Field(ge=0, le=1_000_000)]
-    end: Annotated[int, Field(ge=0, le=1_000_000)]
+    start: Offset
+    end: Offset
 
 
 class DecideIn(Contract):
@@ -620,7 +624,7 @@ class DecideIn(Contract):
 
 
 class BulkDecideIn(Contract):
-    ids: list[Annotated[int, Field(gt=0)]] = Field(min_length=1, max_length=500)
+    ids: list[RowId] = Field(min_length=1, max_length=500)
     action: Literal["approve", "reject", "hide", "restore"]
     note: Note = ""
 
@@ -723,6 +727,11 @@ class ProposedOut(Output):
 
 
 WritePolicyName = Literal["auto", "review", "quarantine"]
+# a family or a detector (memory.firewall); the type checker sees text
+if TYPE_CHECKING:
+    FirewallName = str
+else:
+    FirewallName = Literal[tuple(sorted({"secret", "personal", "injection", *detectors()}))]
 FirewallAction = Literal["allow", "flag", "redact", "quarantine", "reject"]
 
 
@@ -734,7 +743,7 @@ class PolicyIn(Contract):
 
     write_policy: WritePolicyName | None = None
     agent_changes: Literal["auto", "review"] | None = None
-    firewall: dict[str, FirewallAction | Literal[""]] | None = Field(None, max_length=100)
+    firewall: dict[FirewallName, FirewallAction | Literal[""]] | None = Field(None, max_length=100)
     networks: dict[str, WritePolicyName | Literal[""]] | None = Field(None, max_length=200)
     keys: dict[str, WritePolicyName | Literal[""]] | None = Field(None, max_length=200)
 
@@ -761,3 +770,57 @@ def present_policy(policy: Any, effective: dict[str, str]) -> PolicyOut:
         keys=policy.keys,
         detectors=detectors(),
     )
+
+
+# --- erasure -------------------------------------------------------------------------------
+
+
+def _one_of_erasure_fields(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    document_blanks(schema, model)
+    schema["anyOf"] = [{"required": [name]} for name in ("network", "engram_ids", "subject")]
+
+
+class ErasureIn(Contract):
+    """What to erase: engram ids, a subject (every memory naming it), a network, or a mix —
+    at least one of them."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_one_of_erasure_fields)
+    network: NetworkKey | None = None
+    engram_ids: list[RowId] | None = Field(None, min_length=1, max_length=10_000)
+    subject: Annotated[Text, Field(min_length=1, max_length=200)] | None = None
+
+    required_if_sent = ("network", "engram_ids", "subject")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            nulls = [name for name in cls.required_if_sent if name in data and data[name] is None]
+            if nulls:
+                raise PydanticCustomError(
+                    "mnemo", "{name} may be left out, not null", {"name": nulls[0]}
+                )
+            if not any(name in data for name in cls.required_if_sent):
+                raise PydanticCustomError(
+                    "mnemo", "name what to erase: network, engram_ids or subject"
+                )
+        return data
+
+
+class ErasureOut(Output):
+    id: int
+    state: str
+    receipt: dict[str, Any] = Field(description="what the signature covers")
+    signature: str = Field(description="Ed25519 over the receipt's canonical JSON (base64)")
+    public_key: str = Field(description="the service's receipt key (base64, raw Ed25519)")
+    message: str
+
+
+class VerifyIn(Contract):
+    receipt: dict[str, Any]
+    signature: Annotated[Text, Field(max_length=200)]
+
+
+class VerifyOut(Output):
+    valid: bool
+    public_key: str

@@ -429,3 +429,42 @@ class ModerationItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.state} #{self.engram_id}"
+
+
+class Erasure(models.Model):
+    """An erasure and its receipt: what was asked (network, ids, or a subject: every memory
+    that names it), what was removed from each store, the content hashes of the memories, a
+    probe run afterwards, all signed by the service. Run by a Celery worker; the ids and the
+    subject are kept only until it has run (the receipt holds the subject's hash)."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    network_key = models.CharField(max_length=100, blank=True)
+    engram_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    subject = models.CharField(max_length=200, blank=True)  # cleared once run
+    subject_sha256 = models.CharField(max_length=64, blank=True)
+    counts = models.JSONField(default=dict, blank=True)
+    content_hashes = models.JSONField(default=list, blank=True)
+    probe = models.JSONField(default=dict, blank=True)
+    actor = models.JSONField(default=dict)
+    requested_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    signature = models.CharField(max_length=200, blank=True)
+    public_key = models.CharField(max_length=100, blank=True)
+    message = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(F("tenant"), F("requested_at").desc(), name="erasure_tenant_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"erasure {self.pk} ({self.state})"

@@ -10,6 +10,7 @@ from base.background import queue_is_empty
 from memory.models import Network
 from memory.services import access, maintenance
 from memory.services.embedding import embed_missing
+from memory.services.erasure import erasure_run
 from memory.services.transfer import import_run
 from tenants import rls
 from tenants.models import Tenant
@@ -72,6 +73,15 @@ def import_network(tenant_id: int, job_id: int) -> int:
     """Import a slice of a network file (memory.services.transfer); a duplicate is a no-op."""
     job = import_run(tenant_id=tenant_id, job_id=job_id)
     return job.processed_lines if job is not None else 0
+
+
+@shared_task(
+    autoretry_for=(OSError, ConnectionError), retry_backoff=True, max_retries=8, acks_late=True
+)
+def erase(tenant_id: int, erasure_id: int) -> int:
+    """Run an erasure (memory.services.erasure); a duplicate delivery finds it done."""
+    erasure = erasure_run(tenant_id=tenant_id, erasure_id=erasure_id)
+    return erasure.counts.get("engrams", 0) if erasure is not None else 0
 
 
 @shared_task(acks_late=True)

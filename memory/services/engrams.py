@@ -39,7 +39,7 @@ def engram_change(*, tenant: Tenant, actor: Actor, engram: Engram, patch: Engram
     settings = moderation.settings_of(tenant)
     changes = dict(patch.changes)
     verdict = None
-    if "content" in changes:
+    if isinstance(changes.get("content"), str):  # null content is the patch's to refuse
         verdict = moderation.screen(settings, WritePolicy.AUTO, changes["content"])
         if verdict.content != changes["content"]:
             changes["content"] = verdict.content

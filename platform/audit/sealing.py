@@ -68,16 +68,18 @@ def unseal[E: AuditEvent](events: Sequence[E]) -> Sequence[E]:
     sealed = [e for e in events if is_sealed(e)]
     by_tenant: dict[int, set[str]] = {}
     for event in sealed:
-        by_tenant.setdefault(event.tenant_id, set()).add(str(event.after["subject"]))
+        box: dict[str, Any] = event.after or {}
+        by_tenant.setdefault(event.tenant_id, set()).add(str(box["subject"]))
     keys = {
         (tenant_id, subject): key
         for tenant_id, subjects in by_tenant.items()
         for subject, key in keys_for(tenant_id, subjects).items()
     }
     for event in sealed:
-        subject = str(event.after["subject"])
+        box = event.after or {}
+        subject = str(box["subject"])
         key = keys.get((event.tenant_id, subject))
-        payload = _open(event.tenant_id, subject, key, event.after[SEALED]) if key else None
+        payload = _open(event.tenant_id, subject, key, box[SEALED]) if key else None
         if payload is None:
             event.target_label = f"{event.target_label} (erased)"
             event.before, event.after = None, {"erased": True}

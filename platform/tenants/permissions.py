@@ -38,6 +38,7 @@ class Capability(StrEnum):
     MEMORY_FLAG = "memory.flag"  # say something is wrong with a memory (queues it for review)
     MEMORY_MODERATE = "memory.moderate"  # decide on the moderation queue, restore memories
     MODERATION_SETTINGS = "moderation.settings"  # write policies and firewall actions
+    MEMORY_ERASE = "memory.erase"  # erase memories for good, with a signed receipt
 
 
 MINIMUM_ROLE: dict[Capability, str] = {
@@ -54,6 +55,7 @@ MINIMUM_ROLE: dict[Capability, str] = {
     Capability.MEMORY_FLAG: Role.VIEWER,
     Capability.MEMORY_MODERATE: Role.MODERATOR,
     Capability.MODERATION_SETTINGS: Role.ADMIN,
+    Capability.MEMORY_ERASE: Role.ADMIN,
 }
 
 KEY_SCOPE: dict[Capability, str] = {
@@ -70,6 +72,7 @@ KEY_SCOPE: dict[Capability, str] = {
     Capability.MEMORY_FLAG: Scope.READ,
     Capability.MEMORY_MODERATE: Scope.ADMIN,
     Capability.MODERATION_SETTINGS: Scope.ADMIN,
+    Capability.MEMORY_ERASE: Scope.ADMIN,
 }
 
 

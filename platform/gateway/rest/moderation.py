@@ -1,6 +1,7 @@
-"""REST endpoints for moderation: the queue, decisions (one or many), readers' flags, and
-restoring a memory. Deciding and restoring need an admin key (people decide in the dashboard,
-as moderators, admins or owners); flagging needs only a read key."""
+"""REST endpoints for moderation and erasure: the queue, decisions (one or many), readers'
+flags, restoring a memory, the policy, and erasures with their signed receipts. Deciding,
+restoring, the policy and erasure need an admin key (people decide in the dashboard, as
+moderators, admins or owners); flagging needs only a read key."""
 
 from __future__ import annotations
 
@@ -17,16 +18,22 @@ from memory.contracts import (
     DecidedOut,
     DecideIn,
     EngramOut,
+    ErasureIn,
+    ErasureOut,
     FlagIn,
     ModerationFilters,
     ModerationItemOut,
     ModerationPage,
     PolicyIn,
     PolicyOut,
+    VerifyIn,
+    VerifyOut,
     present_engram,
     present_item,
     present_policy,
 )
+from memory.models import Erasure
+from memory.services import erasure as erasure_service
 from memory.services import moderation
 from memory.services.review import engram_flag, engram_restore, item_decide, items_decide
 
@@ -153,3 +160,55 @@ class ModerationPolicyView(TenantAPIView):
             tenant=self.tenant, actor=self.actor, changes=data.model_dump(exclude_none=True)
         )
         return answer(present_policy(policy, moderation.effective_actions(policy.settings)))
+
+
+def present_erasure(erasure: Erasure) -> ErasureOut:
+    return ErasureOut(
+        id=erasure.pk,
+        state=erasure.state,
+        receipt=erasure_service.receipt_body(erasure),
+        signature=erasure.signature,
+        public_key=erasure.public_key or erasure_service.public_key(),
+        message=erasure.message,
+    )
+
+
+class ErasureView(TenantAPIView):
+    """Erase memories for good (admin): a job whose receipt says what left each store."""
+
+    required_scope = "admin"
+
+    @extend_schema(
+        request=ErasureIn, responses=with_errors(ErasureOut, 202), summary="Erase memories"
+    )
+    def post(self, request: Request) -> Response:
+        data = self.body(ErasureIn)
+        erasure = erasure_service.erasure_request(
+            tenant=self.tenant,
+            actor=self.actor,
+            network_key=data.network or "",
+            engram_ids=data.engram_ids,
+            subject=data.subject or "",
+        )
+        return answer(present_erasure(erasure), status=202)
+
+
+class ErasureDetailView(TenantAPIView):
+    required_scope = "admin"
+
+    @extend_schema(responses=with_errors(ErasureOut), summary="An erasure and its receipt")
+    def get(self, request: Request, erasure_id: int) -> Response:
+        erasure = erasure_service.erasure_get_for_tenant(tenant=self.tenant, id=erasure_id)
+        return answer(present_erasure(erasure))
+
+
+class ErasureVerifyView(TenantAPIView):
+    """Check a receipt (as you kept it) against the service's signature."""
+
+    required_scope = None
+
+    @extend_schema(request=VerifyIn, responses=with_errors(VerifyOut), summary="Verify a receipt")
+    def post(self, request: Request) -> Response:
+        data = self.body(VerifyIn)
+        valid = erasure_service.verify(data.receipt, data.signature)
+        return answer(VerifyOut(valid=valid, public_key=erasure_service.public_key()))

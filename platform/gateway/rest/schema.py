@@ -64,9 +64,26 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
 
 def describe_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """drf-spectacular post-processing hook: the path parameters' schemas from PATH_PARAMETERS."""
+    components = result.get("components", {}).get("schemas", {})
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             for parameter in operation.get("parameters", []):
                 if parameter.get("in") == "path" and parameter["name"] in PATH_PARAMETERS:
                     parameter["schema"] = dict(PATH_PARAMETERS[parameter["name"]])
+            _body_required_when_it_names_fields(operation, components)
     return result
+
+
+def _body_required_when_it_names_fields(
+    operation: dict[str, Any], components: dict[str, Any]
+) -> None:
+    """A body whose contract needs one of several fields (``anyOf`` of required sets, as
+    ErasureIn) cannot be left out: the document says so."""
+    body = operation.get("requestBody")
+    if not isinstance(body, dict):
+        return
+    for media in body.get("content", {}).values():
+        ref = str(media.get("schema", {}).get("$ref", ""))
+        schema = components.get(ref.rsplit("/", 1)[-1], {}) if ref else media.get("schema", {})
+        if any("required" in branch for branch in schema.get("anyOf", [])):
+            body["required"] = True

@@ -51,6 +51,11 @@ urlpatterns = [
         moderation.EngramRestoreView.as_view(),
         name="api-restore",
     ),
+    path("erasure", moderation.ErasureView.as_view(), name="api-erasure"),
+    path("erasure/verify", moderation.ErasureVerifyView.as_view(), name="api-erasure-verify"),
+    path(
+        "erasure/<int:erasure_id>", moderation.ErasureDetailView.as_view(), name="api-erasure-one"
+    ),
     path("roles", roles.RoleListView.as_view(), name="api-roles"),
     path(ROLE, roles.RoleDetailView.as_view(), name="api-role"),
     path(f"{ROLE}/render", roles.RoleRenderView.as_view(), name="api-role-render"),
