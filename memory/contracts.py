@@ -746,6 +746,12 @@ class PolicyIn(Contract):
     firewall: dict[FirewallName, FirewallAction | Literal[""]] | None = Field(None, max_length=100)
     networks: dict[str, WritePolicyName | Literal[""]] | None = Field(None, max_length=200)
     keys: dict[str, WritePolicyName | Literal[""]] | None = Field(None, max_length=200)
+    quarantine_days: Annotated[int, Field(strict=True, ge=1, le=3650)] | None = Field(
+        None, description="held memories nobody reviewed expire (deleted) after this many days"
+    )
+    retention_days: dict[str, Annotated[int, Field(strict=True, ge=0, le=36500)]] | None = Field(
+        None, max_length=200, description="per network: delete memories older than this (0: keep)"
+    )
 
 
 class PolicyOut(Output):
@@ -755,6 +761,8 @@ class PolicyOut(Output):
     overrides: dict[str, str] = Field(description="the actions set here (by family or detector)")
     networks: dict[str, str] = Field(description="networks with their own write policy")
     keys: dict[str, str] = Field(description="API keys (by id) with their own write policy")
+    quarantine_days: int
+    retention_days: dict[str, int] = Field(description="networks with a retention, in days")
     detectors: dict[str, str] = Field(description="every detector and its family")
 
 
@@ -768,6 +776,8 @@ def present_policy(policy: Any, effective: dict[str, str]) -> PolicyOut:
         overrides=dict(policy.settings.actions),
         networks=policy.networks,
         keys=policy.keys,
+        quarantine_days=policy.quarantine_days,
+        retention_days=policy.retention,
         detectors=detectors(),
     )
 

@@ -40,6 +40,8 @@ class Network(models.Model):
     write_policy = models.CharField(
         max_length=12, choices=WritePolicy.choices, blank=True, default="", db_default=""
     )
+    # memories older than this many days are deleted by the hourly retention run; null: kept
+    retention_days = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

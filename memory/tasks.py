@@ -64,6 +64,12 @@ def archive_cold_engrams() -> dict[str, int]:
 
 
 @shared_task(acks_late=True)
+def apply_retention() -> dict[str, int]:
+    """Hourly: networks' retention and unreviewed held memories (maintenance.network_retention)."""
+    return _each_network("network_retention")
+
+
+@shared_task(acks_late=True)
 def prune_recall_events() -> dict[str, int]:
     return _each_network("network_prune_recall_events")
 

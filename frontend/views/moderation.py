@@ -172,6 +172,12 @@ def moderation_policy(request: TenantRequest) -> HttpResponse:
             for name, value in post.items()
             if name.startswith("network_")
         },
+        "retention_days": {
+            name.removeprefix("retention_"): _days(value)
+            for name, value in post.items()
+            if name.startswith("retention_")
+        },
+        "quarantine_days": _days(post.get("quarantine_days", "")) or None,
     }
     try:
         data = validated(PolicyIn, changes)
@@ -182,6 +188,15 @@ def moderation_policy(request: TenantRequest) -> HttpResponse:
     except MnemoError as exc:
         report(request, exc)
     return redirect("moderation", request.tenant.slug)
+
+
+def _days(value: str) -> int | str:
+    """A days field as sent: a number, 0 when empty (keep), the text when it is not a number
+    (the contract names the field)."""
+    value = value.strip()
+    if not value:
+        return 0
+    return int(value) if re.fullmatch(r"[0-9]{1,6}", value) else value
 
 
 def _back(request: TenantRequest) -> str:

@@ -17,9 +17,10 @@ from audit.actors import Actor
 from audit.services import audit_records
 from base.background import after_commit
 from memory.core.hebbian import HALF_LIFE_DAYS, PRUNE_BELOW
-from memory.models import Engram, ImportJob, Network, RecallEvent
+from memory.models import Engram, ImportJob, ModerationItem, Network, RecallEvent
 from memory.services import lifecycle
 from memory.services.graph import bound_out_degree, cues_lock, degree_subtract
+from tenants.models import Tenant
 
 ARCHIVE_AFTER_DAYS = 180
 ARCHIVE_BELOW = 0.3  # both strength and importance under this
@@ -137,3 +138,73 @@ def tenant_requeue_stale_work(
     for network_id, ids in by_network.items():
         after_commit("memory.tasks.embed_engrams", tenant_id, network_id, sorted(ids))
     return len(jobs), sum(len(ids) for ids in by_network.values())
+
+
+RETENTION_BATCH = 1000
+QUARANTINE_DAYS = 30  # unreviewed held memories expire after this (tenant setting overrides)
+
+
+def network_retention(*, network: Network) -> tuple[int, int]:
+    """The network's retention, and held memories nobody reviewed in time: memories older than
+    ``retention_days`` are deleted (soft; history kept), and pending held items older than the
+    tenant's ``quarantine_days`` expire with their memory deleted. Each change audited.
+    Returns (expired by retention, expired in quarantine)."""
+    now = timezone.now()
+    entries = []
+    kept = 0
+    if network.retention_days:
+        cutoff = now - timedelta(days=network.retention_days)
+        old = (
+            Engram.objects.filter(
+                tenant_id=network.tenant_id, network=network, created_at__lt=cutoff
+            )
+            .exclude(status__in=[Engram.Status.DELETED, Engram.Status.ERASED])
+            .select_for_update(skip_locked=True)
+            .order_by("id")[:RETENTION_BATCH]
+        )
+        for engram in old:
+            was = lifecycle.delete(network, engram, now)
+            entries.append(
+                lifecycle.entry(
+                    "engram.expire",
+                    engram,
+                    before={"status": was},
+                    after={"status": engram.status, "retention_days": network.retention_days},
+                )
+            )
+        kept = len(entries)
+    tenant = Tenant.objects.get(pk=network.tenant_id)
+    raw = (tenant.settings or {}).get("moderation") or {}
+    days = int(raw.get("quarantine_days") or QUARANTINE_DAYS)
+    stale = (
+        ModerationItem.objects.filter(
+            tenant_id=network.tenant_id,
+            network=network,
+            state=ModerationItem.State.PENDING,
+            held=True,
+            created_at__lt=now - timedelta(days=days),
+        )
+        .select_for_update(skip_locked=True)
+        .order_by("id")[:RETENTION_BATCH]
+    )
+    expired = 0
+    for item in stale:
+        engram = Engram.objects.select_for_update().filter(pk=item.engram_id).first()
+        if engram is not None and engram.status not in lifecycle.GONE:
+            was = lifecycle.delete(network, engram, now)
+            entries.append(
+                lifecycle.entry(
+                    "moderation.expire",
+                    engram,
+                    before={"status": was},
+                    after={"status": engram.status, "quarantine_days": days},
+                )
+            )
+        item.state = ModerationItem.State.EXPIRED
+        item.decided_at = now
+        item.decided_by = {"kind": "system", "id": None, "label": "retention"}
+        item.decision_note = f"not reviewed within {days} days"
+        item.save(update_fields=["state", "decided_at", "decided_by", "decision_note"])
+        expired += 1
+    audit_records(tenant_id=network.tenant_id, actor=MAINTENANCE, entries=entries)
+    return kept, expired

@@ -30,6 +30,7 @@ from base.errors import NotFound, PermissionDenied, Unprocessable, ValidationFai
 from memory import firewall, live
 from memory.firewall import FAMILIES, Hit
 from memory.models import Engram, ModerationItem, Network, WritePolicy
+from memory.services.maintenance import QUARANTINE_DAYS
 from tenants.models import ApiKey, Tenant
 from tenants.permissions import Capability, actor_allows
 
@@ -206,6 +207,8 @@ class Policy:
     settings: Settings
     networks: dict[str, str]
     keys: dict[str, str]
+    quarantine_days: int
+    retention: dict[str, int]
 
 
 def policy_of(tenant: Tenant) -> Policy:
@@ -220,7 +223,19 @@ def policy_of(tenant: Tenant) -> Policy:
         .exclude(write_policy="")
         .values_list("pk", "write_policy")
     }
-    return Policy(settings_of(tenant), networks, keys)
+    retention = dict(
+        Network.objects.filter(tenant=tenant, retention_days__isnull=False).values_list(
+            "key", "retention_days"
+        )
+    )
+    raw = (tenant.settings or {}).get("moderation") or {}
+    return Policy(
+        settings_of(tenant),
+        networks,
+        keys,
+        int(raw.get("quarantine_days") or QUARANTINE_DAYS),
+        {key: int(days) for key, days in retention.items()},
+    )
 
 
 def effective_actions(settings: Settings) -> dict[str, str]:
@@ -245,7 +260,7 @@ def policy_update(*, tenant: Tenant, actor: Actor, changes: dict[str, Any]) -> P
         tenant = Tenant.objects.select_for_update().get(pk=tenant.pk)
         before = policy_of(tenant)
         raw = dict((tenant.settings or {}).get("moderation") or {})
-        for name in ("write_policy", "agent_changes"):
+        for name in ("write_policy", "agent_changes", "quarantine_days"):
             if changes.get(name):
                 raw[name] = changes[name]
         if changes.get("firewall") is not None:
@@ -264,6 +279,12 @@ def policy_update(*, tenant: Tenant, actor: Actor, changes: dict[str, Any]) -> P
                 raise NotFound(f"There is no network {key!r} in this workspace.")
             network.write_policy = policy
             network.save(update_fields=["write_policy"])
+        for key, days in (changes.get("retention_days") or {}).items():
+            network = Network.objects.filter(tenant=tenant, key=key).first()
+            if network is None:
+                raise NotFound(f"There is no network {key!r} in this workspace.")
+            network.retention_days = days or None
+            network.save(update_fields=["retention_days"])
         for key_id, policy in (changes.get("keys") or {}).items():
             found = (
                 ApiKey.objects.filter(tenant=tenant, pk=int(key_id)).update(write_policy=policy)
@@ -297,4 +318,6 @@ def _policy_dict(policy: Policy) -> dict[str, Any]:
         "firewall": policy.settings.actions,
         "networks": policy.networks,
         "keys": policy.keys,
+        "quarantine_days": policy.quarantine_days,
+        "retention_days": policy.retention,
     }

@@ -191,6 +191,8 @@ CELERY_TASK_ROUTES = {
     "memory.tasks.decay_edges": {"queue": QUEUE_MAINTENANCE},
     "memory.tasks.archive_cold_engrams": {"queue": QUEUE_MAINTENANCE},
     "memory.tasks.prune_recall_events": {"queue": QUEUE_MAINTENANCE},
+    "memory.tasks.apply_retention": {"queue": QUEUE_MAINTENANCE},
+    "memory.tasks.erase": {"queue": QUEUE_MAINTENANCE},
     "memory.tasks.requeue_stale_work": {"queue": QUEUE_MAINTENANCE},
     "memory.tasks.flush_access": {"queue": QUEUE_MAINTENANCE},
 }
@@ -215,6 +217,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "memory.tasks.prune_recall_events",
         "schedule": 24 * 3600,
     },
+    # networks' retention and held memories nobody reviewed in time (moderation)
+    "memory-apply-retention": {"task": "memory.tasks.apply_retention", "schedule": 3600},
     # jobs a lost message or a crashed worker left behind, and memories still without a vector
     "memory-requeue-stale-work": {"task": "memory.tasks.requeue_stale_work", "schedule": 15},
     # recalls' access counts and timings, noted in Redis off the hot path (memory.services.access)

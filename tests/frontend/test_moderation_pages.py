@@ -118,6 +118,8 @@ def test_admins_set_the_policy_from_the_page_and_moderators_cannot(cast: Cast) -
             "firewall_personal": "flag",
             "firewall_injection": "quarantine",
             "network_default": "quarantine",
+            "retention_default": "30",
+            "quarantine_days": "10",
         },
     )
     assert saved.status_code == 302
@@ -127,7 +129,9 @@ def test_admins_set_the_policy_from_the_page_and_moderators_cannot(cast: Cast) -
     with rls.tenant_scope(cast.tenant.pk):
         from memory.models import Network
 
-        assert Network.objects.get(tenant=cast.tenant, key="default").write_policy == "quarantine"
+        network = Network.objects.get(tenant=cast.tenant, key="default")
+        assert (network.write_policy, network.retention_days) == ("quarantine", 30)
+    assert moderation["quarantine_days"] == 10
     bad = admin.post(f"{QUEUE}policy", {"write_policy": "maybe"}, follow=True)
     assert bad.status_code == 200 and "write_policy" in bad.content.decode()
     moderator = make_user("mod2@acme.test")

@@ -300,3 +300,40 @@ def test_admins_set_the_policy_over_rest_and_writes_follow_it(cast: Cast) -> Non
     assert foreign.status_code == 404
     with rls.tenant_scope(cast.tenant.pk):
         assert AuditEvent.objects.filter(verb="moderation.policy").count() == 2
+
+
+def test_retention_and_unreviewed_held_memories_expire(cast: Cast) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memory.models import Network
+    from memory.services.maintenance import network_retention
+
+    agent = client(cast, "read", "write")
+    admin = client(cast, "admin", "read")
+    old_id, new_id, held_id = remember(agent, "Old standup notes", "New standup notes", INJECTION)
+    set_policy = admin.patch(
+        "/api/v1/moderation/policy",
+        {"retention_days": {"default": 7}, "quarantine_days": 14},
+        format="json",
+    )
+    assert set_policy.status_code == 200, set_policy.json()
+    assert set_policy.json()["retention_days"] == {"default": 7}
+    assert set_policy.json()["quarantine_days"] == 14
+    with rls.tenant_scope(cast.tenant.pk):
+        Engram.objects.filter(pk=old_id).update(created_at=timezone.now() - timedelta(days=8))
+        ModerationItem.objects.filter(engram_id=held_id).update(
+            created_at=timezone.now() - timedelta(days=15)
+        )
+        Engram.objects.filter(pk=held_id).update(created_at=timezone.now() - timedelta(days=1))
+        network = Network.objects.get(tenant=cast.tenant, key="default")
+        assert network_retention(network=network) == (1, 1)
+        assert network_retention(network=network) == (0, 0)  # a second run finds nothing
+        statuses = dict(Engram.objects.filter(tenant=cast.tenant).values_list("pk", "status"))
+        item = ModerationItem.objects.get(engram_id=held_id)
+        verbs = set(AuditEvent.objects.filter(tenant=cast.tenant).values_list("verb", flat=True))
+    assert statuses == {old_id: "deleted", new_id: "active", held_id: "deleted"}
+    assert item.state == "expired" and "14 days" in item.decision_note
+    assert {"engram.expire", "moderation.expire"} <= verbs
+    assert recall_ids(agent, "standup notes") == [new_id]
