@@ -173,8 +173,8 @@ def moderation_policy(request: TenantRequest) -> HttpResponse:
             if name.startswith("network_")
         },
         "retention_days": {
-            name.removeprefix("retention_"): _days(value)
-            for name, value in post.items()
+            name.removeprefix("retention_"): _days(str(post.get(name, "")))
+            for name in post
             if name.startswith("retention_")
         },
         "quarantine_days": _days(post.get("quarantine_days", "")) or None,

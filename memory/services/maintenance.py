@@ -189,15 +189,21 @@ def network_retention(*, network: Network) -> tuple[int, int]:
     )
     expired = 0
     for item in stale:
-        engram = Engram.objects.select_for_update().filter(pk=item.engram_id).first()
-        if engram is not None and engram.status not in lifecycle.GONE:
-            was = lifecycle.delete(network, engram, now)
+        found = None
+        if item.engram_id is not None:
+            found = (
+                Engram.objects.select_for_update()
+                .filter(tenant_id=network.tenant_id, id=item.engram_id)
+                .first()
+            )
+        if found is not None and found.status not in lifecycle.GONE:
+            was = lifecycle.delete(network, found, now)
             entries.append(
                 lifecycle.entry(
                     "moderation.expire",
-                    engram,
+                    found,
                     before={"status": was},
-                    after={"status": engram.status, "quarantine_days": days},
+                    after={"status": found.status, "quarantine_days": days},
                 )
             )
         item.state = ModerationItem.State.EXPIRED

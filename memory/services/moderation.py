@@ -234,7 +234,7 @@ def policy_of(tenant: Tenant) -> Policy:
         networks,
         keys,
         int(raw.get("quarantine_days") or QUARANTINE_DAYS),
-        {key: int(days) for key, days in retention.items()},
+        {key: int(days or 0) for key, days in retention.items()},
     )
 
 
