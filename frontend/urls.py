@@ -15,6 +15,7 @@ from frontend.views import (
     memory,
     moderation,
     roles,
+    staff,
     workspace,
 )
 
@@ -94,4 +95,8 @@ urlpatterns = [
     path("new/", account.workspace_new, name="workspace_new"),
     path("invite/<str:token>/", account.invitation_accept, name="invitation_accept"),
     path("t/<slug:slug>/", include(workspace_patterns)),
+    path("staff/moderation/", staff.console, name="staff_console"),
+    path("staff/moderation/<slug:slug>/enter", staff.enter, name="staff_enter"),
+    path("staff/moderation/<slug:slug>/", staff.queue, name="staff_queue"),
+    path("staff/moderation/<slug:slug>/<int:item_id>/decide", staff.decide, name="staff_decide"),
 ]

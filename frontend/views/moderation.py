@@ -55,21 +55,11 @@ def pieces(content: str, hits: list[dict[str, Any]]) -> list[Piece]:
     return [p for p in out if p.text]
 
 
-@tenant_view(Capability.MEMORY_MODERATE)
-def moderation_queue(request: TenantRequest) -> HttpResponse:
-    tenant = request.tenant
-    try:
-        filters = validated(ModerationFilters, request.GET.dict())
-    except MnemoError as exc:
-        report(request, exc)
-        filters = ModerationFilters()
-    items = selectors.moderation_items_for_tenant(
-        tenant=tenant, state=filters.state, kind=filters.kind
-    )
-    try:
-        rows, next_cursor = page_of(items, cursor=filters.cursor, limit=PAGE_SIZE)
-    except MnemoError:
-        rows, next_cursor = page_of(items, limit=PAGE_SIZE)
+def queue_cards(
+    tenant: Any, rows: list[ModerationItem], *, neighbours: int = 0
+) -> list[dict[str, Any]]:
+    """What the queue page shows of each item: its text in pieces (hits marked, secrets
+    masked), the detectors, an edit's diff, the first items' neighbours."""
     cards = []
     for index, item in enumerate(rows):
         engram = item.engram
@@ -85,10 +75,29 @@ def moderation_queue(request: TenantRequest) -> HttpResponse:
                 if engram is not None and item.kind == ModerationItem.Kind.EDIT
                 else [],
                 "neighbours": selectors.engram_neighbours(tenant=tenant, engram=engram)
-                if engram is not None and index < NEIGHBOURS_FOR
+                if engram is not None and index < neighbours
                 else [],
             }
         )
+    return cards
+
+
+@tenant_view(Capability.MEMORY_MODERATE)
+def moderation_queue(request: TenantRequest) -> HttpResponse:
+    tenant = request.tenant
+    try:
+        filters = validated(ModerationFilters, request.GET.dict())
+    except MnemoError as exc:
+        report(request, exc)
+        filters = ModerationFilters()
+    items = selectors.moderation_items_for_tenant(
+        tenant=tenant, state=filters.state, kind=filters.kind
+    )
+    try:
+        rows, next_cursor = page_of(items, cursor=filters.cursor, limit=PAGE_SIZE)
+    except MnemoError:
+        rows, next_cursor = page_of(items, limit=PAGE_SIZE)
+    cards = queue_cards(tenant, rows, neighbours=NEIGHBOURS_FOR)
     policy = moderation.policy_of(tenant)
     context = {
         "policy": policy,
