@@ -60,7 +60,9 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
         ),
         (
             re.compile(
-                r"(?i)\b(?:as an?|if you are an?|dear|hey)\s+(?:ai|assistant|agent|llm|language "
+                # "As an AI language model, I would say…" is an assistant describing itself:
+                # only a condition on the reader ("if you are an AI…") or a greeting to it counts
+                r"(?i)\b(?:if you are an?|dear|hey)\s+(?:ai|assistant|agent|llm|language "
                 r"model|model|bot|chatbot)\b[^.\n]{0,40}?(?:\byou (?:must|should|will|need to)\b|"
                 r"\b(?:ignore|disregard|forget|reveal|say|reply|output|print|follow)\b)"
             ),
@@ -349,13 +351,39 @@ def mentioned(text: str, start: int, end: int) -> bool:
     return bool(MENTION.search(window))
 
 
+# scripts whose writing uses the zero-width non-joiner between letters (Persian, Kurdish,
+# Indic scripts): there it is spelling, not hiding
+JOINING_SCRIPTS = re.compile("[\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\ufb50-\ufdff]")
+
+
 def hidden(text: str) -> Iterator[Hit]:
+    """Tag characters and bidi overrides always; zero-width characters when there are several
+    or one splits a word (one stray zero-width space between words is an editor's, not an
+    attack), never a ZWNJ inside a word of a script that spells with it."""
+    found = []
     for match in HIDDEN.finditer(text):
+        char, start = match.group(), match.start()
+        if start == 0 and char == "\ufeff":
+            continue  # a byte-order mark opening the text
+        around = text[max(0, start - 1) : start] + text[start + 1 : start + 2]
+        if char == "\u200c" and JOINING_SCRIPTS.search(around):
+            continue
+        found.append(match)
+    zero_width = sum(
+        1
+        for m in found
+        if not ("\U000e0000" <= m.group() <= "\U000e007f")
+        and unicodedata.bidirectional(m.group()) not in {"LRE", "RLE", "LRO", "RLO", "PDF"}
+    )
+    for match in found:
         tag = "\U000e0000" <= match.group() <= "\U000e007f"
         bidi = unicodedata.bidirectional(match.group()) in {"LRE", "RLE", "LRO", "RLO", "PDF"}
-        if match.start() == 0 and match.group() == "\ufeff":
-            continue  # a byte-order mark opening the text
-        yield Hit("hidden_unicode", FAMILY, *match.span(), 0.99 if tag or bidi else 0.9)
+        inside = (
+            text[max(0, match.start() - 1) : match.start()].isalpha()
+            and text[match.end() : match.end() + 1].isalpha()
+        )  # "dis\u200dregard": a word split so a filter misses it
+        confidence = 0.99 if tag or bidi else 0.9 if zero_width >= 2 or inside else 0.45
+        yield Hit("hidden_unicode", FAMILY, *match.span(), confidence)
 
 
 # patterns that cannot match without one of these characters (a cheap test skips them)

@@ -10,6 +10,7 @@ value looks like a secret rather than a placeholder.
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from collections import Counter
@@ -84,7 +85,10 @@ OURS: dict[str, tuple[re.Pattern[str], float]] = {
         0.95,
     ),
     "registry_auth": (re.compile(r"\"auth\"\s*:\s*\"([A-Za-z0-9+/]{16,}={0,2})\""), 0.85),
-    "basic_auth_header": (re.compile(r"(?i)\bbasic\s+([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])"), 0.8),
+    "basic_auth_header": (
+        re.compile(r"(?i)\bbasic\s+([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])"),
+        0.8,
+    ),
     "bearer_token": (re.compile(r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{20,}=*)"), 0.85),
     "aws_secret_key": (
         re.compile(
@@ -117,6 +121,7 @@ PLACEHOLDER = re.compile(
     r"settings\..*|config\..*|getenv.*|process\.env.*|\[redacted.*)$"
 )
 SECRETISH = re.compile(r"[A-Za-z]")
+CODE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?$|^[A-Za-z_]\w*[\[(]")
 
 
 def entropy(value: str) -> float:
@@ -131,6 +136,8 @@ def looks_secret(value: str) -> float:
     value = value.rstrip(".:")
     if PLACEHOLDER.match(value) or not SECRETISH.search(value) or placeholder(value):
         return 0.0
+    if CODE.match(value):  # request.form['password'], cfg.get("x"), self.secret: code
+        return 0.0
     classes = sum(
         bool(re.search(pattern, value)) for pattern in (r"[a-z]", r"[A-Z]", r"\d", r"[^\w]")
     )
@@ -143,6 +150,15 @@ def looks_secret(value: str) -> float:
     if len(value) >= 6 and classes >= 2:
         return 0.55
     return 0.3
+
+
+def _credentials(value: str) -> bool:
+    """Base64 of ``user:password`` (what a Basic authorization carries)."""
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode()
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return ":" in decoded and decoded.isprintable()
 
 
 def placeholder(token: str) -> bool:
@@ -178,13 +194,17 @@ def candidates(text: str) -> Iterator[Hit]:
     for name, (pattern, confidence) in OURS.items():
         for match in pattern.finditer(text):
             start, end = match.span(1) if pattern.groups else match.span()
+            here = confidence
             if name != "private_key" and placeholder(text[start:end]):
-                confidence = 0.3
-            yield Hit(name, FAMILY, start, end, confidence)
+                here = 0.3
+            if name == "basic_auth_header" and not _credentials(text[start:end]):
+                continue  # "basic understanding": a word, not base64 of user:password
+            yield Hit(name, FAMILY, start, end, here)
     for match in ASSIGNMENT.finditer(text):
         confidence = looks_secret(match.group("value"))
-        if not match.group("sep").strip() and confidence < 0.85:
-            continue  # "password field…": a bare space needs a value that is clearly a secret
+        bare = not match.group("sep").strip()
+        if bare and (confidence < 0.85 or not re.search(r"\d", match.group("value"))):
+            continue  # "password field…", "Secret Empire**": a bare space needs a clear secret
         if confidence:
             yield Hit("password_assignment", FAMILY, *match.span("value"), confidence)
 

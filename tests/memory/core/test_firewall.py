@@ -57,6 +57,13 @@ def test_each_family_is_found_with_its_detector(text: str, detector: str) -> Non
         "Order #4471 shipped on 2024-05-01 at 14:30, invoice 2024-00017-B.",
         "Family emoji \U0001f468\u200d\U0001f469\u200d\U0001f467 in the chat.",
         "You are now subscribed to the weekly digest.",
+        # seen in ordinary chat transcripts (LongMemEval turns): none of them is an attack
+        "As an AI language model, I would say that NLP has made significant strides.",
+        "This helps me simulate a basic understanding of Theory of Mind.",
+        "password = request.form['password']",
+        "* **Captain America: The Secret Empire** (2002) by Stan Lee",
+        "assistant: \u200b",
+        "\u06cc\u0627\u062f\u062f\u0627\u0634\u062a: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
     ],
 )
 def test_benign_look_alikes_pass(text: str) -> None:
