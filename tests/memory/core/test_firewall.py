@@ -63,7 +63,8 @@ def test_each_family_is_found_with_its_detector(text: str, detector: str) -> Non
         "password = request.form['password']",
         "* **Captain America: The Secret Empire** (2002) by Stan Lee",
         "assistant: \u200b",
-        "\u06cc\u0627\u062f\u062f\u0627\u0634\u062a: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+        "\u06cc\u0627\u062f\u062f\u0627\u0634\u062a: "
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian: a ZWNJ spells the word
     ],
 )
 def test_benign_look_alikes_pass(text: str) -> None:
