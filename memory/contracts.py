@@ -746,10 +746,14 @@ class PolicyIn(Contract):
     firewall: dict[FirewallName, FirewallAction | Literal[""]] | None = Field(None, max_length=100)
     networks: dict[str, WritePolicyName | Literal[""]] | None = Field(None, max_length=200)
     keys: dict[str, WritePolicyName | Literal[""]] | None = Field(None, max_length=200)
-    quarantine_days: Annotated[int, Field(strict=True, ge=1, le=3650)] | None = Field(
+    quarantine_days: (
+        Annotated[int, Field(strict=True, ge=1, le=3650), BeforeValidator(whole)] | None
+    ) = Field(
         None, description="held memories nobody reviewed expire (deleted) after this many days"
     )
-    retention_days: dict[str, Annotated[int, Field(strict=True, ge=0, le=36500)]] | None = Field(
+    retention_days: (
+        dict[str, Annotated[int, Field(strict=True, ge=0, le=36500), BeforeValidator(whole)]] | None
+    ) = Field(
         None, max_length=200, description="per network: delete memories older than this (0: keep)"
     )
 

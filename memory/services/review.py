@@ -159,21 +159,28 @@ def _decide(
 
 
 def _redacted(content: str, item: ModerationItem, spans: Sequence[Span] | None) -> str:
-    """``content`` with the given spans (or, without any, the firewall's hits on it now)
-    replaced."""
-    spans = [span for span in spans or () if span.end > span.start]
-    if spans:
-        for span in spans:
-            if span.end > len(content):
-                raise ValidationFailed.field(
-                    "redactions", f"span {span.start}-{span.end} is past the end of the memory"
-                )
-        hits = [Hit("moderator", "redaction", s.start, s.end, 1.0) for s in spans]
+    """``content`` with the given spans (clipped to the memory's end) replaced, or, with none,
+    the firewall's hits on it now. Spans that all fall outside the memory, or a memory where
+    the firewall finds nothing, are a conflict with what the memory holds (409)."""
+    asked = list(spans or ())
+    inside = [
+        (span.start, min(span.end, len(content)))
+        for span in asked
+        if min(span.end, len(content)) > span.start
+    ]
+    if asked and not inside:
+        raise Conflict(
+            f"The spans to redact lie outside this memory ({len(content)} characters).",
+            fields={"redactions": f"spans within 0-{len(content)}"},
+        )
+    if inside:
+        hits = [Hit("moderator", "redaction", start, end, 1.0) for start, end in inside]
     else:
         hits = firewall.scan(content)
-        if not hits:
-            raise ValidationFailed.field(
-                "redactions", "the firewall finds nothing here: name the spans to redact"
+        if not hits:  # the memory as it stands has nothing to redact: a conflict, not bad input
+            raise Conflict(
+                "The firewall finds nothing to redact in this memory: name the spans to redact.",
+                fields={"redactions": "name the spans to redact"},
             )
     return firewall.redact(content, hits)
 
