@@ -49,6 +49,7 @@ from base.contracts import (
 from base.errors import ValidationFailed
 from memory.core.mind import Mind
 from memory.firewall import detectors
+from memory.firewall.secrets import scan as secrets_scan
 from memory.models import Engram, ModerationItem, Network
 from memory.selectors import CountedNetwork
 
@@ -680,22 +681,57 @@ def item_content(item: ModerationItem) -> str:
     return item.engram.content if item.engram is not None else ""
 
 
+def secret_spans(text: str, hits: list[dict[str, Any]] | None = None) -> list[tuple[int, int]]:
+    """Where ``text`` holds a secret: the item's secret hits and what the secret detectors find
+    in it now."""
+    spans = [(h.start, h.end) for h in secrets_scan(text)]
+    spans += [(h["start"], h["end"]) for h in hits or () if h.get("family") == "secret"]
+    return spans
+
+
+def masked(text: str, hits: list[dict[str, Any]] | None = None) -> str:
+    """``text`` with every secret shown as its first four characters and dots: enough to
+    recognise it, not to use it (the moderator's view; the memory itself is unchanged)."""
+    out = text
+    for start, end in sorted(set(secret_spans(text, hits)), reverse=True):
+        if 0 <= start < end <= len(out):
+            out = (
+                out[:start]
+                + out[start : start + 4]
+                + "•" * min(12, max(3, end - start - 4))
+                + out[end:]
+            )
+    return out
+
+
 def present_item(item: ModerationItem) -> ModerationItemOut:
     engram = item.engram
     content = item_content(item)
+    hidden = secret_spans(content, item.hits)
     hits = [
         HitOut(
             **{k: v for k, v in hit.items() if k in HitOut.model_fields and k != "match"},
-            match=None if hit.get("family") == "secret" else content[hit["start"] : hit["end"]],
+            # never a secret, nor a span that overlaps one (an exfiltration URL with a token)
+            match=None
+            if any(hit["start"] < end and start < hit["end"] for start, end in hidden)
+            else content[hit["start"] : hit["end"]],
         )
         for hit in item.hits
     ]
     diff = []
     if engram is not None and item.kind == ModerationItem.Kind.EDIT:
         diff = [
-            {"field": name, "before": getattr(engram, name, None), "after": value}
+            {
+                "field": name,
+                "before": _masked_value(getattr(engram, name, None)),
+                "after": _masked_value(value, item.hits if name == "content" else None),
+            }
             for name, value in item.proposed.items()
         ]
+    shown = present_engram(engram, item.network) if engram is not None else None
+    if shown is not None:
+        own_hits = item.hits if item.kind != ModerationItem.Kind.EDIT else None
+        shown = shown.model_copy(update={"content": masked(shown.content, own_hits)})
     return ModerationItemOut(
         id=item.pk,
         kind=item.kind,
@@ -703,10 +739,13 @@ def present_item(item: ModerationItem) -> ModerationItemOut:
         reason=item.reason,
         held=item.held,
         network=item.network.key,
-        engram=present_engram(engram, item.network) if engram is not None else None,
+        engram=shown,
         hits=hits,
         note=item.note,
-        proposed=item.proposed,
+        proposed={
+            k: _masked_value(v, item.hits if k == "content" else None)
+            for k, v in item.proposed.items()
+        },
         diff=diff,
         author=item.author,
         created_at=item.created_at,
@@ -714,6 +753,10 @@ def present_item(item: ModerationItem) -> ModerationItemOut:
         decided_by=item.decided_by,
         decision_note=item.decision_note,
     )
+
+
+def _masked_value(value: Any, hits: list[dict[str, Any]] | None = None) -> Any:
+    return masked(value, hits) if isinstance(value, str) else value
 
 
 class ProposedOut(Output):

@@ -455,6 +455,7 @@ class Erasure(models.Model):
     subject_sha256 = models.CharField(max_length=64, blank=True)
     counts = models.JSONField(default=dict, blank=True)
     content_hashes = models.JSONField(default=list, blank=True)
+    erased_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
     probe = models.JSONField(default=dict, blank=True)
     actor = models.JSONField(default=dict)
     requested_at = models.DateTimeField(default=timezone.now)

@@ -143,10 +143,35 @@ def unknown_network(*, tenant: Tenant, key: str) -> NotFound:
     )
 
 
+# what a moderator keeps from agents: held and hidden memories, and deleted ones a moderator
+# turned down (a rejected secret must not come back through ``status=deleted``)
+HIDDEN_FROM_AGENTS = (Engram.Status.QUARANTINED, Engram.Status.HIDDEN)
+
+
+def _turned_down(tenant: Tenant) -> QuerySet[ModerationItem, Any]:
+    return ModerationItem.objects.filter(
+        tenant=tenant,
+        state__in=[ModerationItem.State.REJECTED, ModerationItem.State.EXPIRED],
+        engram__isnull=False,
+    ).values("engram_id")
+
+
 def engram_get_for_tenant(*, tenant: Tenant, id: int, agent: bool = False) -> Engram:
-    """``agent``: a held (quarantined) memory does not exist for an agent's key."""
+    """``agent``: what a moderator keeps from agents (held, hidden, turned down) does not
+    exist for an agent's key."""
     engram = Engram.objects.filter(tenant=tenant, pk=id).select_related("network").first()
-    if engram is None or (agent and engram.status == Engram.Status.QUARANTINED):
+    hidden = (
+        agent
+        and engram is not None
+        and (
+            engram.status in HIDDEN_FROM_AGENTS
+            or (
+                engram.status == Engram.Status.DELETED
+                and _turned_down(tenant).filter(engram_id=engram.pk).exists()
+            )
+        )
+    )
+    if engram is None or hidden:
         raise NotFound("There is no such memory.")
     return engram
 
@@ -164,7 +189,9 @@ def engrams_for_tenant(
     ``agent``: an agent's key never sees held (quarantined) memories."""
     engrams = Engram.objects.filter(tenant=tenant).select_related("network")
     if agent:
-        engrams = engrams.exclude(status=Engram.Status.QUARANTINED)
+        engrams = engrams.exclude(status__in=HIDDEN_FROM_AGENTS).exclude(
+            pk__in=_turned_down(tenant)
+        )
     if network is not None:
         engrams = engrams.filter(network=network)
     if status:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.db import OperationalError
 
 from base.background import queue_is_empty
 from memory.models import Network
@@ -82,7 +83,10 @@ def import_network(tenant_id: int, job_id: int) -> int:
 
 
 @shared_task(
-    autoretry_for=(OSError, ConnectionError), retry_backoff=True, max_retries=8, acks_late=True
+    autoretry_for=(OSError, ConnectionError, OperationalError),
+    retry_backoff=True,
+    max_retries=8,
+    acks_late=True,
 )
 def erase(tenant_id: int, erasure_id: int) -> int:
     """Run an erasure (memory.services.erasure); a duplicate delivery finds it done."""
@@ -110,7 +114,35 @@ def requeue_stale_work() -> dict[str, int]:
             continue
         totals["jobs"] += jobs
         totals["engrams"] += engrams
+        totals["erasures"] = totals.get("erasures", 0) + _requeue_erasures(tenant_id)
     return totals
+
+
+ERASURE_STALE_AFTER = 60  # seconds an erasure may wait (or run) before it is queued again
+
+
+def _requeue_erasures(tenant_id: int) -> int:
+    """Erasures a lost message or a failed run left unfinished are queued again: an erasure
+    must not wait forever (with its subject still stored)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from base.background import after_commit
+    from memory.models import Erasure
+
+    cutoff = timezone.now() - timedelta(seconds=ERASURE_STALE_AFTER)
+    with rls.tenant_scope(tenant_id):
+        stale = list(
+            Erasure.objects.filter(
+                tenant_id=tenant_id,
+                state__in=[Erasure.State.QUEUED, Erasure.State.RUNNING],
+                requested_at__lt=cutoff,
+            ).values_list("pk", flat=True)
+        )
+        for pk in stale:
+            after_commit("memory.tasks.erase", tenant_id, pk)
+    return len(stale)
 
 
 @shared_task(acks_late=True, expires=10)

@@ -17,7 +17,7 @@ from base.errors import MnemoError
 from base.pagination import page_of
 from frontend.views.base import can, page, report, tenant_view
 from memory import selectors
-from memory.contracts import DecideIn, ModerationFilters, PolicyIn, item_content
+from memory.contracts import DecideIn, ModerationFilters, PolicyIn, item_content, masked
 from memory.models import ModerationItem, Network
 from memory.services import moderation
 from memory.services.review import item_decide, items_decide
@@ -41,6 +41,13 @@ class Piece:
 def pieces(content: str, hits: list[dict[str, Any]]) -> list[Piece]:
     out: list[Piece] = []
     cursor = 0
+    secret = [(h["start"], h["end"]) for h in hits if h.get("family") == "secret"]
+    hits = [
+        {**h, "family": "secret"}
+        if any(h["start"] < end and start < h["end"] for start, end in secret)
+        else h
+        for h in hits
+    ]
     for hit in sorted(hits, key=lambda h: (h["start"], -h["end"])):
         start, end = max(hit["start"], cursor), min(hit["end"], len(content))
         if end <= start:
@@ -69,7 +76,11 @@ def queue_cards(
                 "pieces": pieces(item_content(item), item.hits) if engram else [],
                 "detectors": sorted({h["detector"] for h in item.hits}),
                 "diff": [
-                    {"field": k, "before": getattr(engram, k, None), "after": v}
+                    {
+                        "field": k,
+                        "before": masked(str(getattr(engram, k, ""))),
+                        "after": masked(str(v), item.hits if k == "content" else None),
+                    }
                     for k, v in item.proposed.items()
                 ]
                 if engram is not None and item.kind == ModerationItem.Kind.EDIT

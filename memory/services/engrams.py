@@ -17,7 +17,7 @@ from base.db import atomic_with_retry
 from base.errors import Conflict, PermissionDenied, ValidationFailed
 from memory import live
 from memory.contracts import EngramPatch
-from memory.models import Engram, ModerationItem, WritePolicy
+from memory.models import Engram, ModerationItem
 from memory.services import lifecycle, moderation
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
@@ -39,8 +39,10 @@ def engram_change(*, tenant: Tenant, actor: Actor, engram: Engram, patch: Engram
     settings = moderation.settings_of(tenant)
     changes = dict(patch.changes)
     verdict = None
+    # new words from an agent fall under the write policy of the network (or key, or tenant)
+    policy = moderation.write_policy(settings, actor, engram.network)
     if isinstance(changes.get("content"), str):  # null content is the patch's to refuse
-        verdict = moderation.screen(settings, WritePolicy.AUTO, changes["content"])
+        verdict = moderation.screen(settings, policy, changes["content"])
         if verdict.content != changes["content"]:
             changes["content"] = verdict.content
             changes.pop("schema", None)  # derived again from the redacted text
@@ -131,6 +133,8 @@ def engram_delete(*, tenant: Tenant, actor: Actor, engram: Engram) -> Engram:
         )
         if locked.status == Engram.Status.DELETED:
             return locked
+        if locked.status == Engram.Status.ERASED:
+            raise Conflict("This memory was erased; there is nothing left to delete.")
         was = lifecycle.delete(locked.network, locked, timezone.now())
         live.publish(
             tenant.pk,

@@ -121,10 +121,14 @@ def erasure_run(*, tenant_id: int, erasure_id: int) -> Erasure | None:
         erasure = Erasure.objects.select_for_update().filter(pk=erasure_id).first()
         if erasure is None or erasure.state == Erasure.State.DONE:
             return erasure
-        erasure.state = Erasure.State.RUNNING
-        erasure.save(update_fields=["state"])
-        engrams = _targets(erasure)
-        words = _erase(erasure, engrams)
+        if erasure.counts:  # erased already (a redelivery after the commit): probe and sign
+            engrams = list(Engram.objects.filter(tenant_id=tenant_id, pk__in=erasure.erased_ids))
+            words = {e.network_id: [erasure.subject] if erasure.subject else [] for e in engrams}
+        else:
+            erasure.state = Erasure.State.RUNNING
+            erasure.save(update_fields=["state"])
+            engrams = _targets(erasure)
+            words = _erase(erasure, engrams)
     with rls.tenant_scope(tenant_id):
         probe = _probe(erasure, engrams, words)
     with rls.tenant_scope(tenant_id):
@@ -196,20 +200,32 @@ def _erase(erasure: Erasure, engrams: list[Engram]) -> dict[int, list[str]]:
     )
     counts["moderation_items"] = ModerationItem.objects.filter(
         tenant_id=tenant_id, engram_id__in=ids
-    ).update(proposed={}, note="", hits=[])
+    ).update(proposed={}, note="", hits=[], decision_note="")
+    ModerationItem.objects.filter(
+        tenant_id=tenant_id, engram_id__in=ids, state=ModerationItem.State.PENDING
+    ).update(
+        state=ModerationItem.State.EXPIRED,
+        decided_at=now,
+        decided_by={"kind": "system", "id": None, "label": f"erasure {erasure.pk}"},
+    )
     counts["uploads"] = _scrub_uploads(
         tenant_id, texts + ([erasure.subject] if erasure.subject else [])
     )
     counts["exports"] = 0  # exports are streamed to the client, never stored
     subjects = [f"engram:{pk}" for pk in ids]
+    # events sealed with these memories' keys (older, unsealed ones cannot be read away)
     counts["audit_payloads"] = AuditEvent.objects.filter(
-        tenant_id=tenant_id, target_type="engram", target_id__in=[str(pk) for pk in ids]
+        tenant_id=tenant_id,
+        target_type="engram",
+        target_id__in=[str(pk) for pk in ids],
+        after__has_key=sealing.SEALED,
     ).count()
     counts["audit_keys"] = sealing.shred(tenant_id, subjects)
     counts["cache_entries"] = _drop_cached(tenant_id, list(networks), lexemes)
     erasure.counts = counts
     erasure.content_hashes = [hashlib.sha256(text.encode()).hexdigest() for text in texts]
-    erasure.save(update_fields=["counts", "content_hashes"])
+    erasure.erased_ids = ids
+    erasure.save(update_fields=["counts", "content_hashes", "erased_ids"])
     audit_records(
         tenant_id=tenant_id,
         actor=Actor(

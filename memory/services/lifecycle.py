@@ -24,6 +24,7 @@ from memory.contracts import EngramIn
 from memory.core.extract import extract_schema, speaker_of
 from memory.core.hebbian import reinforce
 from memory.core.text import content_lemmas, estimate_tokens, lemma
+from memory.firewall import redact, secrets
 from memory.models import Engram, Network
 from memory.services.graph import cues_upsert, edges_reinforce, engram_link, engram_unlink
 from tenants.models import Tenant
@@ -240,7 +241,7 @@ def rewrite(
     (every cue touched upserted in one sorted statement first), re-embed it after commit;
     ``activate`` also brings it into the graph (a moderator's redaction of a held memory)."""
     item = as_input(engram, changes)
-    display, lemmas = schema_of(item)
+    display, lemmas = secret_free_schema(schema_of(item), item.content)
     change = revision(engram, item, display, reactivate=False)
     if activate and change.status_after != Engram.Status.ACTIVE:
         change = Revision(
@@ -329,17 +330,48 @@ def entry(
     after: dict[str, Any] | None = None,
     label: str | None = None,
 ) -> AuditEntry:
-    """The audit entry of a change to ``engram``; labelled by its content unless ``label``
-    says otherwise (a write whose secret the log must not keep)."""
+    """The audit entry of a change to ``engram``, labelled by its content unless ``label``
+    says otherwise. Whatever the caller passes, secrets the firewall finds in the label and in
+    the before / after contents and schemas are redacted: the log is append-only."""
     return AuditEntry(
         verb=verb,
         target_type="engram",
         target_id=engram.pk,
-        target_label=(engram.content if label is None else label)[:200],
-        before=before,
-        after=after,
+        target_label=without_secrets(engram.content if label is None else label)[:200],
+        before=_scrubbed(before),
+        after=_scrubbed(after),
         subject=f"engram:{engram.pk}",
     )
+
+
+def without_secrets(text: str) -> str:
+    hits = secrets.scan(text)
+    return redact(text, hits) if hits else text
+
+
+def _scrubbed(image: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not image:
+        return image
+    out = dict(image)
+    if isinstance(out.get("content"), str):
+        out["content"] = without_secrets(out["content"])
+    if isinstance(out.get("schema"), list):
+        spans = [h for h in secrets.scan(" ".join(map(str, out["schema"])))]
+        if spans:
+            out["schema"] = [w for w in out["schema"] if not secrets.scan(str(w))]
+    return out
+
+
+def secret_free_schema(
+    schema: tuple[list[str], list[str]], content: str
+) -> tuple[list[str], list[str]]:
+    """A secret is no concept: schema words inside a secret's span in ``content`` are left
+    out (a key must not become a cue, nor sit in a schema the audit and dashboard show)."""
+    spans = [content[h.start : h.end].casefold() for h in secrets.scan(content)]
+    if not spans:
+        return schema
+    keep = [i for i, word in enumerate(schema[0]) if not any(word.casefold() in s for s in spans)]
+    return [schema[0][i] for i in keep], [schema[1][i] for i in keep]
 
 
 def embed_later(tenant_id: int, network_id: int, ids: list[int]) -> None:

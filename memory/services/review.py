@@ -87,6 +87,20 @@ def _decide(
 ) -> ModerationItem:
     if action not in OUTCOME:
         raise ValidationFailed.field("action", "approve, reject, redact, hide or restore")
+    # one lock order everywhere (restore, erasure, retention): the memory, then its items
+    engram_id = (
+        ModerationItem.objects.filter(tenant=tenant, pk=pk)
+        .values_list("engram_id", flat=True)
+        .get()
+    )
+    engram = None
+    if engram_id is not None:
+        engram = (
+            Engram.objects.select_for_update(of=("self",))
+            .select_related("network")
+            .filter(tenant=tenant, pk=engram_id)
+            .first()
+        )
     item = (
         ModerationItem.objects.select_for_update(of=("self",))
         .select_related("network")
@@ -94,14 +108,6 @@ def _decide(
     )
     if item.state != State.PENDING and action != "restore":
         raise Conflict(f"Moderation item {pk} was already decided ({item.state}).")
-    engram = None
-    if item.engram_id is not None:
-        engram = (
-            Engram.objects.select_for_update(of=("self",))
-            .select_related("network")
-            .filter(tenant=tenant, pk=item.engram_id)
-            .first()
-        )
     if engram is None or engram.status == Status.ERASED:
         raise Conflict(f"The memory of moderation item {pk} is gone (erased).")
     now = timezone.now()
@@ -133,6 +139,8 @@ def _decide(
     elif action == "restore":
         lifecycle.enter(network, engram, now)
     else:
+        if engram.status in lifecycle.GONE:
+            raise Conflict("This memory was deleted; restore it before redacting.")
         before["content_hash"] = engram.content_hash  # never the text: it holds the secret
         content = _redacted(engram.content, item, redactions)
         lifecycle.rewrite(network, engram, {"content": content}, activate=True, now=now)
@@ -235,6 +243,8 @@ def engram_restore(*, tenant: Tenant, actor: Actor, engram: Engram) -> Engram:
         if locked.status == Status.ERASED:
             raise Conflict("This memory was erased; it cannot come back.")
         was = lifecycle.enter(locked.network, locked, timezone.now())
+        if was == Status.ACTIVE:
+            return locked  # nothing to bring back; its pending items stay for a decision
         ModerationItem.objects.filter(tenant=tenant, engram=locked, state=State.PENDING).update(
             state=State.RESTORED, decided_at=timezone.now(), decided_by=author_of(actor)
         )

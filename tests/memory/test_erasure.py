@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from audit.sealing import unseal
-from memory.models import Cue, Engram, ImportJob
+from memory.models import Cue, Engram, Erasure, ImportJob
 from memory.services import access
 from memory.services.erasure import erasure_run
 from tenants import rls
@@ -179,3 +179,7 @@ def test_erasure_by_ids_and_network_and_who_may(cast: Cast) -> None:
     assert recall(agent, "nimbus") == ["Nimbus retro is on Monday"]  # another tenant's ids: none
     again = erasure_run(tenant_id=cast.tenant.pk, erasure_id=done["id"])
     assert again is not None and again.state == "done"  # a second delivery changes nothing
+    with rls.tenant_scope(cast.tenant.pk):  # a redelivery that finds it half done
+        Erasure.objects.filter(pk=done["id"]).update(state="running")
+    rerun = erasure_run(tenant_id=cast.tenant.pk, erasure_id=done["id"])
+    assert rerun is not None and rerun.state == "done" and rerun.counts["engrams"] == 1

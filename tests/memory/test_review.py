@@ -131,6 +131,10 @@ def test_reject_hide_and_restore(cast: Cast, held: tuple[APIClient, APIClient, i
     by_engram = {i["engram"]["id"]: i["id"] for i in queue(admin)}
     assert decide(admin, by_engram[injection_id], action="reject").json()["state"] == "rejected"
     assert engram(cast, injection_id).status == "deleted"
+    # a turned-down memory stays out of agents' sight, whatever status they ask for
+    listed = agent.get("/api/v1/engrams", {"status": "any"}).json()["engrams"]
+    assert injection_id not in [e["id"] for e in listed]
+    assert agent.get(f"/api/v1/engrams/{injection_id}").status_code == 404
     assert decide(admin, by_engram[key_id], action="hide").json()["state"] == "hidden"
     assert engram(cast, key_id).status == "hidden"
     assert recall_ids(agent, "falcon staging bucket") == []

@@ -122,7 +122,9 @@ class EngramFlagView(TenantAPIView):
     )
     def post(self, request: Request, engram_id: int) -> Response:
         data = self.body(FlagIn)
-        engram = selectors.engram_get_for_tenant(tenant=self.tenant, id=engram_id)
+        engram = selectors.engram_get_for_tenant(
+            tenant=self.tenant, id=engram_id, agent=self.is_agent
+        )
         item = engram_flag(tenant=self.tenant, actor=self.actor, engram=engram, reason=data.reason)
         item = selectors.moderation_item_get_for_tenant(tenant=self.tenant, id=item.pk)
         return answer(present_item(item), status=201)
