@@ -355,10 +355,11 @@ def _scrubbed(image: dict[str, Any] | None) -> dict[str, Any] | None:
     out = dict(image)
     if isinstance(out.get("content"), str):
         out["content"] = without_secrets(out["content"])
-    if isinstance(out.get("schema"), list):
-        spans = [h for h in secrets.scan(" ".join(map(str, out["schema"])))]
-        if spans:
-            out["schema"] = [w for w in out["schema"] if not secrets.scan(str(w))]
+    schema = out.get("schema")
+    # a client's schema may name the secret: one scan of the words together, then each word
+    # only when that finds something (a scan per word would cost every write)
+    if isinstance(schema, list) and secrets.scan(" ".join(map(str, schema))):
+        out["schema"] = [w for w in schema if not secrets.scan(str(w))]
     return out
 
 
