@@ -689,18 +689,18 @@ def secret_spans(text: str, hits: list[dict[str, Any]] | None = None) -> list[tu
     return spans
 
 
+def mask(secret: str) -> str:
+    """A secret as a moderator sees it: its first four characters, then dots."""
+    return secret[:4] + "•" * min(12, max(3, len(secret) - 4))
+
+
 def masked(text: str, hits: list[dict[str, Any]] | None = None) -> str:
     """``text`` with every secret shown as its first four characters and dots: enough to
     recognise it, not to use it (the moderator's view; the memory itself is unchanged)."""
     out = text
     for start, end in sorted(set(secret_spans(text, hits)), reverse=True):
         if 0 <= start < end <= len(out):
-            out = (
-                out[:start]
-                + out[start : start + 4]
-                + "•" * min(12, max(3, end - start - 4))
-                + out[end:]
-            )
+            out = out[:start] + mask(out[start:end]) + out[end:]
     return out
 
 

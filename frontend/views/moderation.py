@@ -17,7 +17,14 @@ from base.errors import MnemoError
 from base.pagination import page_of
 from frontend.views.base import can, page, report, tenant_view
 from memory import selectors
-from memory.contracts import DecideIn, ModerationFilters, PolicyIn, item_content, masked
+from memory.contracts import (
+    DecideIn,
+    ModerationFilters,
+    PolicyIn,
+    item_content,
+    mask,
+    masked,
+)
 from memory.models import ModerationItem, Network
 from memory.services import moderation
 from memory.services.review import item_decide, items_decide
@@ -55,7 +62,7 @@ def pieces(content: str, hits: list[dict[str, Any]]) -> list[Piece]:
         out.append(Piece(content[cursor:start]))
         shown = content[start:end]
         if hit.get("family") == "secret":  # enough to recognise it, not enough to use it
-            shown = shown[:4] + "•" * min(12, max(3, len(shown) - 4))
+            shown = mask(shown)
         out.append(Piece(shown, hit["detector"], hit["family"], hit.get("confidence", 0)))
         cursor = end
     out.append(Piece(content[cursor:]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -24,7 +25,7 @@ from memory.contracts import EngramIn
 from memory.core.extract import extract_schema, speaker_of
 from memory.core.hebbian import reinforce
 from memory.core.text import content_lemmas, estimate_tokens, lemma
-from memory.firewall import redact, secrets
+from memory.firewall import Hit, redact, secrets
 from memory.models import Engram, Network
 from memory.services.graph import cues_upsert, edges_reinforce, engram_link, engram_unlink
 from tenants.models import Tenant
@@ -364,11 +365,13 @@ def _scrubbed(image: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def secret_free_schema(
-    schema: tuple[list[str], list[str]], content: str
+    schema: tuple[list[str], list[str]], content: str, hits: Sequence[Hit] | None = None
 ) -> tuple[list[str], list[str]]:
     """A secret is no concept: schema words inside a secret's span in ``content`` are left
-    out (a key must not become a cue, nor sit in a schema the audit and dashboard show)."""
-    spans = [content[h.start : h.end].casefold() for h in secrets.scan(content)]
+    out (a key must not become a cue, nor sit in a schema the audit and dashboard show).
+    ``hits``: the firewall's, when the caller has screened the text already."""
+    found = secrets.scan(content) if hits is None else hits
+    spans = [content[h.start : h.end].casefold() for h in found if h.family == "secret"]
     if not spans:
         return schema
     keep = [i for i, word in enumerate(schema[0]) if not any(word.casefold() in s for s in spans)]

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.utils import timezone
 
@@ -20,7 +19,7 @@ from audit.actors import Actor
 from audit.services import AuditEntry, audit_records
 from base.db import atomic_with_retry
 from base.errors import Unprocessable
-from memory import firewall, live
+from memory import live
 from memory.contracts import EngramIn, RememberedOut, RememberOut
 from memory.models import Engram, Network
 from memory.services import lifecycle, moderation
@@ -108,7 +107,9 @@ class _Batch:
         self.now = timezone.now()
         self._screen()
         self.schemas = [
-            _without_secrets(lifecycle.schema_of(item), item.content, self.verdicts[i])
+            lifecycle.secret_free_schema(
+                lifecycle.schema_of(item), item.content, self.verdicts[i].hits
+            )
             for i, item in enumerate(self.items)
         ]
         self.existing = _existing(self.network, self.items)
@@ -241,21 +242,9 @@ class _Batch:
                 self.reinforced.append(lemmas)
             if change.words_changed and change.will_link:
                 self.to_embed.append(engram.pk)
-            after = self._audited(index, lifecycle.snapshot(engram))
-            self.audits.append(
-                lifecycle.entry(
-                    "engram.update", engram, before=before, after=after, label=after["content"]
-                )
-            )
+            after = lifecycle.snapshot(engram)  # lifecycle.entry keeps secrets out of the log
+            self.audits.append(lifecycle.entry("engram.update", engram, before=before, after=after))
         self.outcomes.append(self._outcome(index, engram, plan))
-
-    def _audited(self, index: int, snapshot: dict[str, Any]) -> dict[str, Any]:
-        """What the audit log keeps of a write: never a secret the firewall found (the memory
-        itself keeps it until a moderator decides; the log is append-only)."""
-        secrets = [hit for hit in self.verdicts[index].hits if hit.family == "secret"]
-        if secrets:
-            snapshot = {**snapshot, "content": firewall.redact(snapshot["content"], secrets)}
-        return snapshot
 
     def _outcome(self, index: int, engram: Engram, plan: Plan) -> Outcome:
         verdict = self.verdicts[index]
@@ -276,9 +265,8 @@ class _Batch:
                 continue
             engram = next(new)
             self.outcomes.append(self._outcome(index, engram, Plan.CREATE))
-            after = self._audited(index, lifecycle.snapshot(engram))
             self.audits.append(
-                lifecycle.entry("engram.create", engram, after=after, label=after["content"])
+                lifecycle.entry("engram.create", engram, after=lifecycle.snapshot(engram))
             )
             if self._held(index):
                 continue  # filed under its cues and embedded when a person approves it
@@ -288,18 +276,6 @@ class _Batch:
             ]
             self.to_embed.append(engram.pk)
         links_insert(self.network, links)
-
-
-def _without_secrets(
-    schema: tuple[list[str], list[str]], content: str, verdict: moderation.Verdict
-) -> tuple[list[str], list[str]]:
-    """A secret is no concept: schema words inside a secret's span are left out (a key must not
-    become a cue, nor sit in the schema the audit log and the dashboard show)."""
-    spans = [content[h.start : h.end].casefold() for h in verdict.hits if h.family == "secret"]
-    if not spans:
-        return schema
-    keep = [i for i, word in enumerate(schema[0]) if not any(word.casefold() in s for s in spans)]
-    return [schema[0][i] for i in keep], [schema[1][i] for i in keep]
 
 
 def _announce(tenant: Tenant, result: RememberResult, new: list[Engram]) -> None:

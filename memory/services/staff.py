@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Count, Q
 
 from audit.actors import Actor
 from audit.services import audit_record
@@ -37,13 +38,12 @@ def waiting_counts() -> list[WaitingCount]:
     rows = []
     for tenant in Tenant.objects.order_by("slug"):
         with rls.tenant_scope(tenant.pk):
-            pending = ModerationItem.objects.filter(tenant=tenant, state="pending")
-            counts = WaitingCount(
-                tenant,
-                pending.count(),
-                pending.filter(held=True).count(),
-                pending.filter(kind=ModerationItem.Kind.FLAG).count(),
+            row = ModerationItem.objects.filter(tenant=tenant, state="pending").aggregate(
+                pending=Count("id"),
+                held=Count("id", filter=Q(held=True)),
+                flags=Count("id", filter=Q(kind=ModerationItem.Kind.FLAG)),
             )
+            counts = WaitingCount(tenant, row["pending"], row["held"], row["flags"])
         if counts.pending:
             rows.append(counts)
     return rows
