@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import sys
 import time
 from collections import Counter
@@ -31,9 +32,14 @@ SETS = {
     # written by a second writer who never saw the detectors; measured once as it came
     # (P/R secret 0.925/0.881, personal 1.0/0.841, injection 0.95/0.432), then used to fix causes
     "holdout-1": ROOT / "bench" / "data" / "firewall_holdout.jsonl",
-    # written the same way after those fixes, and never used to change a detector
+    # written the same way after those fixes; measured once as it came (P/R secret 1.0/0.929,
+    # personal 0.947/0.857, injection 1.0/0.482), then used to fix causes
     "holdout-2": ROOT / "bench" / "data" / "firewall_holdout2.jsonl",
+    # written by a third writer who never saw the detectors or the other sets; never tuned on
+    "holdout-3": ROOT / "bench" / "data" / "firewall_holdout3.jsonl",
 }
+# ordinary conversation, no attacks: what share of real chat turns each family would flag
+CHAT = ROOT.parent / "shared" / "eval-data" / "longmemeval" / "longmemeval_s_dedup.json.xz"
 PRECISION, RECALL = 0.95, 0.90
 
 
@@ -87,9 +93,48 @@ def report(name: str, examples: list[dict[str, object]]) -> bool:
     return ok
 
 
+def chat_turns(limit: int) -> list[str]:
+    """Distinct turns of LongMemEval_S's haystacks, in file order, up to ``limit``."""
+    if not CHAT.exists():
+        return []
+    with lzma.open(CHAT) as handle:
+        sessions = json.load(handle)["sessions"]
+    seen: set[str] = set()
+    for sid in sorted(sessions):
+        for turn in sessions[sid]:
+            text = turn["content"]
+            if text not in seen:
+                seen.add(text)
+                if len(seen) >= limit:
+                    return sorted(seen)
+    return sorted(seen)
+
+
+def chat_report(limit: int) -> None:
+    """False alarms on ordinary chat: flagged turns per family, with the first few shown."""
+    turns = chat_turns(limit)
+    if not turns:
+        print(f"\nchat: no data ({CHAT} missing)")
+        return
+    flagged: dict[str, list[tuple[str, str]]] = {family: [] for family in FAMILIES}
+    for text in turns:
+        for hit in scan(text):
+            rows = flagged[hit.family]
+            if not rows or rows[-1][0] != text:
+                rows.append((text, f"{hit.detector}: {text[hit.start : hit.end][:50]!r}"))
+    print(f"\nchat: {len(turns):,} ordinary LongMemEval turns (no attacks), turns flagged")
+    for family, rows in flagged.items():
+        print(f"  {family:<12}{len(rows):>6}  {len(rows) / len(turns):>7.2%}")
+        for _, what in rows[:8]:
+            print(f"      {what}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--errors", action="store_true", help="print misses and false alarms")
+    parser.add_argument(
+        "--chat", type=int, default=3000, help="ordinary chat turns to scan (0: none)"
+    )
     args = parser.parse_args()
     sets = {name: load(path) for name, path in SETS.items()}
     sets["all"] = [example for examples in sets.values() for example in examples]
@@ -106,6 +151,8 @@ def main() -> int:
     print(f"\nbars: precision >= {PRECISION}, recall >= {RECALL} per family")
     per_text = elapsed * 1000 / len(examples)
     print(f"speed: {len(examples) / elapsed:,.0f} texts/s ({per_text:.2f} ms a text)")
+    if args.chat:
+        chat_report(args.chat)
     if args.errors:
         print("\nerrors:")
         for example in examples:

@@ -25,7 +25,8 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
     "instruction_override": [
         (
             re.compile(
-                r"(?i)\b(?:ignore|disregard|forget|override|bypass|skip|drop|abandon)\b[^.\n]{0,40}?"
+                r"(?i)\b(?:ignore|disregard|forget|override|bypass|skip|drop|abandon)\b(?!\s+to\b)"
+                r"[^.\n]{0,40}?"
                 r"\b(?:previous|prior|above|earlier|preceding|all|any|every|your|the|these|those|"
                 r"system|original|initial)\b[^.\n]{0,30}?\b(?:instructions?|prompts?|rules|"
                 r"guidelines|guidance|directives|guardrails|constraints|polic(?:y|ies)|programming|"
@@ -36,8 +37,8 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
         (
             re.compile(
                 r"(?i)\b(?:new|updated|real|actual|true|hidden|secret)\s+(?:system\s+)?"
-                r"(?:instructions?|directives?|orders|task)\s*(?:\([^)\n]{0,30}\)\s*)?"
-                r"(?::|are\b|is\b|follow\b)"
+                r"(?:instructions?|directives?|orders)\s*(?:\([^)\n]{0,30}\)\s*)?"
+                r"(?::|are\b|is\b|follow\b)|\b(?:real|actual|true|hidden|secret)\s+task\s*:"
             ),
             0.8,
         ),
@@ -90,7 +91,8 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
             re.compile(
                 r"(?i)\b(?:ai|assistant|agent|llm|language model|model|bot)s?\s+(?:that\s+|who\s+)?"
                 r"(?:reading|loading|processing|summari[sz]ing|parsing|reads|loads|processes|"
-                r"summari[sz]es|sees|retrieving|retrieves)\s+(?:this|these)\b"
+                r"summari[sz]es|sees|retrieving|retrieves)\s+(?:this|these|memory|memories|"
+                r"stored|saved)\b"
             ),
             0.85,
         ),
@@ -140,6 +142,18 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
         ),
     ],
     "rules_voided": [
+        (
+            re.compile(
+                r"(?i)\b(?:regole|regeln|r[èe]gles|reglas|regras|regels|opdracht|istruzioni|"
+                r"anweisungen|vorgaben|consignes|instrucciones|instru[çc][õo]es|instructies)\b"
+                r"[^.\n]{0,40}?\b(?:non (?:sono|[èe]) pi[ùu] valid[ei]|nicht mehr g[üu]ltig|"
+                r"(?:sont|est) (?:annul[ée]e?s?|caduques?)|ne sont plus valables|"
+                r"ya no son v[áa]lidas|"
+                r"j[áa] n[ãa]o s[ãa]o v[áa]lidas|n[ãa]o s[ãa]o mais v[áa]lidas|(?:is|zijn) "
+                r"(?:komen te )?vervallen|niet langer geldig|sind aufgehoben|quedan anuladas)"
+            ),
+            0.8,
+        ),
         (
             re.compile(
                 r"(?i)\b(?:rules?|instructions?|guidance|configuration|directives?|prompt|"
@@ -311,7 +325,233 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
             0.85,
         ),
     ],
+    # the reader made to mislead the person it serves: answer falsely, leave things out
+    "deceive_user": [
+        (
+            re.compile(
+                r"(?i)\bif (?:the|a|any) (?:user|customer|human|operator|owner|client|person)s?\s+"
+                r"(?:ever\s+)?(?:asks?|wants?|questions?|inquires?|requests?|wonders?|checks?)\b"
+                r"[^.\n]{0,90}?,?\s*(?:just\s+|simply\s+)?(?:say|tell|answer|reply|respond|"
+                r"claim|insist|deny|pretend|confirm)\b"
+            ),
+            0.8,
+        ),
+        (
+            re.compile(
+                r"(?i)\b(?:do not|don't|never|must not)\s+(?:disclose|reveal|mention|admit|"
+                r"acknowledge|let on)\b[^.\n]{0,40}?(?:\bto (?:the )?(?:user|customer|human)\b|"
+                r"\bthat you\b|\bthis (?:note|instruction|message|memory|entry)\b)"
+            ),
+            0.8,
+        ),
+        (
+            re.compile(
+                r"(?i)\bwhen (?:you|the (?:assistant|agent|model|bot))\s+(?:summari[sz]e|"
+                r"answer|reply|respond|report|write|draft|talk)s?\b[^.\n]{0,80}?\b(?:leave out|"
+                r"omit|hide|conceal|do not mention|don't mention|never mention|pretend|"
+                r"downplay|make no mention)\b"
+            ),
+            0.8,
+        ),
+        (
+            re.compile(
+                r"(?i)\btell (?:them|the user|the customer|him|her)\b[^.\n]{0,40}?"
+                r"\b(?:it'?s|it is|it has been|they'?ve been|it was|everything is)\s+(?:done|"
+                r"deleted|removed|fixed|handled|gone|erased)\b[^.\n]{0,40}?\bbut\b"
+            ),
+            0.8,
+        ),
+    ],
+    # the reader's identity or authority rewritten
+    "persona_reset": [
+        (
+            re.compile(
+                r"(?i)\byou(?:'re| are)\s+(?:not|no longer)\s+(?:a|an|the|just a)\s+"
+                r"(?:[\w-]+\s+){0,3}(?:bot|assistant|agent|ai|model|helper|chatbot)\b|"
+                r"\bforget (?:who|what) you (?:were told you are|are|were|think you are)\b|"
+                r"\byou are\s+['\"‘“][^'\"’”\n]{1,30}['\"’”]\s*(?:now|from now on)\b|"
+                r"\b(?:drop|abandon|discard|shed|leave behind)\s+(?:your|the)\s+(?:current\s+|"
+                r"old\s+|assigned\s+)?(?:persona|identity|role|character|personality)\b|"
+                r"\b(?:tu n['’]es plus|ya no eres|non sei pi[uù]|voc[êe] n[ãa]o [ée] mais|"
+                r"je bent (?:niet langer|geen)|du bist (?:kein|nicht mehr))\b|"
+                r"\bd[ée]sormais,? tu (?:joues|es|incarnes)\b"
+            ),
+            0.85,
+        ),
+        (
+            re.compile(
+                r"(?i)\b(?:has|have|had) (?:authori[sz]ed|cleared|empowered) you to\b|"
+                r"\b(?:has|have|had) (?:permitted|allowed) you to (?:skip|bypass|ignore|override|"
+                r"disable|reveal|delete|export|send|share)\b|"
+                r"\b(?:asked|told|instructed|wants?|needs?) you to (?:override|bypass|skip|"
+                r"disable|ignore|turn off|circumvent|switch off)\b|"
+                r"\bis (?:a |an |the )?(?:verified|authori[sz]ed|trusted|certified) "
+                r"(?:administrator|admin|owner|developer|operator|superuser)\b[^.\n]{0,80}?"
+                r"\b(?:skip|bypass|ignore|override|disable|without|reveal|grant|any)\b|"
+                r"\bthe (?:real|true|new|actual|rightful) owner of this (?:workspace|account|"
+                r"system|repo(?:sitory)?|tenant|project|agent)\b|"
+                r"\bobey (?:only\s+)?(?:him|her|them|me|his|her|their|my|these|the following)\b"
+            ),
+            0.8,
+        ),
+        (
+            re.compile(
+                r"(?i)\btakes? precedence over (?:the |your |any |all )?(?:user|system|operator|"
+                r"instructions|prompt|rules|guidance)\b|\bpriority[ -](?:critical|override|"
+                r"zero|one)\b|\b(?:highest|top)[- ]priority (?:instruction|directive|order|"
+                r"rule)s?\b|\binstru[çc][ãa]o\b[^.\n]{0,20}?\bpara o (?:agente|assistente|"
+                r"modelo)\b"
+            ),
+            0.8,
+        ),
+    ],
+    # safeguards switched off, powers raised, hidden instructions brought out
+    "safeguards_off": [
+        (
+            re.compile(
+                r"(?i)\b(?:disable|turn off|switch off|deactivate|lift|suspend|drop|remove|"
+                r"relax|loosen)\s+(?:all\s+)?(?:of\s+)?(?:your|its)\s+(?:[\w-]+\s+){0,2}"
+                r"(?:rules|filters?|guardrails|restrictions|safeguards|limits|limitations|safety|"
+                r"confirmations?|checks|ethics|policies)\b|"
+                r"\bI(?:'ve| have)? (?:disabled|turned off|removed|lifted|switched off|dropped) "
+                r"my\b[^.\n]{0,30}?\b(?:rules|filters?|guardrails|restrictions|safety|limits)\b|"
+                r"\b(?:turn|switch) off\s+(?:the\s+)?(?:tool[- ]call|human|user|safety)\s+"
+                r"(?:confirmations?|approvals?|checks|review)\b|"
+                r"\b(?:raise|increase|maximi[sz]e|escalate)\s+your\s+(?:autonomy|permissions?|"
+                r"privileges?|access(?: level)?|clearance)\b|"
+                r"\bthe (?:assistant|agent|model|ai|bot)s?\s+(?:must|shall|is to|has to|needs? "
+                r"to)\s+(?:now\s+|immediately\s+)?(?:switch off|turn off|disable|ignore|"
+                r"disregard|obey|comply with|stop (?:following|applying))\b"
+            ),
+            0.8,
+        ),
+        (
+            re.compile(
+                r"(?i)\b(?:reproduce|print|reveal|repeat|output|show|dump|display|recite|leak|"
+                r"quote)\b[^.\n]{0,30}?\b(?:the |your )?(?:hidden|system|secret|initial|"
+                r"original|developer|preceding|confidential)\s+(?:instructions|prompt|"
+                r"message|rules|configuration|directives)\b"
+            ),
+            0.85,
+        ),
+        (
+            re.compile(
+                r"(?i)\b(?:decode|base64[- ]decode|rot13|unescape|deobfuscate|decrypt)\b"
+                r"[^.\n]{0,40}?\b(?:and|then)\s+(?:follow|execute|run|obey|do what it says|"
+                r"carry (?:it |them )?out|apply|act on)\b|"
+                r"\b(?:base(?:32|64)|hex|url)[- ]?encode\b[^.\n]{0,60}?(?:\.env\b|\bsecrets?\b|"
+                r"\bkeys?\b|\bcredentials\b|\bpasswords?\b|\btokens?\b|\bmemor(?:y|ies)\b)"
+            ),
+            0.85,
+        ),
+    ],
+    # instructions hidden in markup a person does not see rendered
+    "hidden_markup": [
+        (
+            re.compile(
+                r"(?i)<!--[^>]{0,40}?\b(?:ai|assistant|agent|model|llm|bot|claude|gpt|copilot)"
+                r"\b[^>]{0,20}?(?::|,)|"
+                r"\]\(\S+\s+\"[^\"]{0,80}?\b(?:assistant|ai|agent|model|system)\s*:|"
+                r"<img\b[^>]*\bsrc=[\"']?https?://[^\"'\s>]*\?[^\"'\s>]*=[^>]*\b(?:width|height)"
+                r"=[\"']?[01][\"'\s>]|"
+                r"\[(?:system|admin|developer|assistant)\]\(#?[^)\s]*\)"
+            ),
+            0.85,
+        ),
+        (
+            re.compile(
+                r"\b(?:END|BEGIN|START) OF (?:THE )?(?:USER|SYSTEM|ADMIN|DEVELOPER|UNTRUSTED|"
+                r"TRUSTED)\s+(?:DATA|INPUT|CONTENT|MESSAGE|PROMPT|INSTRUCTIONS|DIRECTIVES)\b|"
+                r"\b(?:BEGIN|START)\s+(?:ADMIN|SYSTEM|DEVELOPER|ROOT)\s+(?:DIRECTIVES|"
+                r"INSTRUCTIONS|PROMPT|MESSAGE|MODE)\b|"
+                r"(?i:\bnew instructions\s*[-–—]\s*(?:priority|urgent|important|critical))"
+            ),
+            0.85,
+        ),
+    ],
 }
+
+# Weak cues: none says "attack" alone (a support transcript has "Agent:", a how-to has
+# "curl … | sh"), but two of different kinds in one text, outside quotes, do.
+CUES: dict[str, re.Pattern[str]] = {
+    "transcript": re.compile(
+        r"(?im)^[ \t]*(?:human|user|assistant|ai|system|agent|bot|model)[ \t]*:[ \t]*\S"
+    ),
+    "vocative": re.compile(
+        r"(?im)(?:^|[.!?]\s+|\bP\.?S\.?,?\s+)(?:(?:hey|dear|attention|ok(?:ay)?|beste|liebe[rs]?|"
+        r"cher|ch[èe]re|caro|cara|querid[oa]|attenzione|achtung|atenci[óo]n|aten[çc][ãa]o),?\s+)?"
+        r"(?:the\s+)?(?:ai|assistant|agent|model|bot|llm|claude|gpt|copilot|modello|mod[èe]le|"
+        r"modelo|assistente|asistente|agente|ki|ia)s?\s*[,!]"
+        r"|(?:^|[.!?]\s+|\bP\.?S\.?,?\s+)(?:hey|dear|attention|note to|beste|liebe[rs]?|cher|"
+        r"ch[èe]re|caro|cara|querid[oa]|attenzione|achtung|atenci[óo]n|aten[çc][ãa]o),?\s+"
+        r"(?:the\s+)?(?:ai|assistant|agent|model|bot|llm|claude|gpt|copilot|modello|mod[èe]le|"
+        r"modelo|assistente|asistente|agente|ki|ia)s?\s*[:-]"
+        r"|^[ \t]*(?:assistant|agent|model|bot|ai)[ \t]*:[ \t]*(?:please\s+)?(?:use|send|run|"
+        r"ignore|forget|delete|open|call|execute|reveal|print|stop|switch|grant|approve|mark|"
+        r"refund|forward|copy|upload|e-?mail|disable|skip)\b"
+        r"|\bfor (?:the|any|whichever|every) (?:ai|assistant|agent|model|bot|llm)s?\b"
+        r"|\bif you are (?:an? )?(?:ai|assistant|agent|language model|model|bot|llm)\b"
+        r"|\b(?:ai|assistant|agent|model|bot)s? (?:working|handling|reading|processing|loading) "
+        r"(?:this|these|memory|memories|stored|saved)\b"
+    ),
+    "standing_order": re.compile(
+        r"(?i)\b(?:from now on|going forward|henceforth|from this point on|in every (?:reply|"
+        r"answer|response|message)|in your next (?:reply|answer|response|message)|every "
+        r"(?:memory|note|answer|reply|response) you (?:save|write|give|send)|before (?:handling|"
+        r"answering|responding|replying|processing|doing anything|you (?:answer|reply|respond|"
+        r"handle|continue|proceed|do anything)))\b|\b(?:[àa] partir de maintenant|d[ée]sormais|"
+        r"d'ora in poi|da ora in poi|a partir de ahora|de ahora en adelante|vanaf nu|voortaan|"
+        r"ab sofort|von nun an|ab jetzt|a partir de agora|daqui em diante)\b"
+    ),
+    "sweeping_action": re.compile(
+        r"(?i)\b(?:mark|approve|refund|delete|close|reset|grant|unlock|export|forward|copy|send)"
+        r"\s+(?:every|all|any|each)\b[^.\n]{0,40}?\b(?:refunds?|accounts?|tickets?|requests?|"
+        r"memor(?:y|ies)|credentials|files?|users?|records?|keys?|orders?|entries)\b"
+    ),
+    "remote_code": re.compile(
+        r"(?i)\b(?:curl|wget|iwr|invoke-webrequest)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:sh|bash|"
+        r"zsh|python3?|iex|node)\b"
+    ),
+    "sensitive_reach": re.compile(
+        r"(?i)\b(?:all|every|the whole|entire)\s+(?:(?:saved|stored|of the|your|the)\s+)?"
+        r"(?:memories|credentials|secrets|api keys|passwords|tokens|conversation history|"
+        r"chat history|files)\b|\.env\b|\bid_rsa\b|~/\.ssh\b"
+    ),
+    "sends_out": re.compile(
+        r"(?i)\b(?:send|post|upload|forward|e-?mail|transmit|paste|submit|include|append|open|"
+        r"visit|fetch|load|navigate to)\b"
+        r"[^.\n]{0,80}?(?:https?://\S+|\b\S+@\S+\.\w{2,}\b)"
+    ),
+    "deception": re.compile(
+        r"(?i)\b(?:without telling|without informing|don'?t tell|do not tell|never tell|keep (?:it|"
+        r"this) (?:secret|hidden|quiet) from|behind (?:the user'?s|their) back|say (?:no|nothing)|"
+        r"pretend (?:that|it)|act as if)\b"
+    ),
+}
+CUE_WEIGHT = 0.4  # one cue: 0.4, under the threshold; two kinds: 0.64; three: 0.78
+
+
+def cue_hit(text: str) -> Hit | None:
+    """One hit over the span of the cues when two kinds or more are present (the transcript
+    counts only when two roles speak, or one not on the first line)."""
+    spans: dict[str, tuple[int, int]] = {}
+    for name, pattern in CUES.items():
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if not quoted(text, start, end, marks=CUE_QUOTES):
+                spans.setdefault(name, (start, end))
+                break
+    if "transcript" in spans:
+        roles = {m.group().split(":")[0].strip().lower() for m in CUES["transcript"].finditer(text)}
+        if len(roles) < 2 and spans["transcript"][0] <= text.find("\n") % (len(text) + 1):
+            del spans["transcript"]
+    if len(spans) < 2:
+        return None
+    confidence = 1 - (1 - CUE_WEIGHT) ** len(spans)
+    start = min(a for a, _ in spans.values())
+    end = max(b for _, b in spans.values())
+    return Hit("instruction_cues", FAMILY, start, end, confidence)
+
 
 # the invisible: zero-width characters, bidirectional overrides, Unicode tag characters
 HIDDEN = re.compile(
@@ -321,6 +561,7 @@ HIDDEN = re.compile(
 
 # a phrase talked about, not addressed to the reader
 QUOTES = "\"'`\u201c\u201d\u2018\u2019\u00ab\u00bb"
+CUE_QUOTES = QUOTES.replace("`", "")  # a command in a code span is still a command to run
 MENTION = re.compile(
     r"(?i)\b(?:example|e\.g\.|such as|like|phrases?|strings?|payloads?|attacks?|attackers?|"
     r"injections?|jailbreaks?|classic|famous|known|detect|detects|detector|filter|filters|"
@@ -330,13 +571,13 @@ MENTION = re.compile(
 )
 
 
-def quoted(text: str, start: int, end: int) -> bool:
+def quoted(text: str, start: int, end: int, marks: str = QUOTES) -> bool:
     """The span sits inside a pair of quotes (or a code span) on its line."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     before, after = text[line_start:start], text[end:line_end]
-    return any(mark in before and mark in after for mark in QUOTES) or (
+    return any(mark in before and mark in after for mark in marks) or (
         any(mark in before for mark in "\u201c\u2018\u00ab")
         and any(mark in after for mark in "\u201d\u2019\u00bb")
     )
@@ -413,7 +654,10 @@ def scan(text: str) -> list[Hit]:
                 hits.append(Hit(name, FAMILY, start, end, confidence_here))
     if not text.isascii():  # every invisible character is outside ASCII
         hits.extend(hidden(text))
+    cues = cue_hit(text)
+    if cues is not None:
+        hits.append(cues)
     return merged(hits)
 
 
-DETECTORS = sorted({*PATTERNS, "hidden_unicode"})
+DETECTORS = sorted({*PATTERNS, "hidden_unicode", "instruction_cues"})

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 
 import phonenumbers
 from stdnum import iban, luhn
+from stdnum.br import cpf
 from stdnum.cn import ric
 from stdnum.de import idnr
 from stdnum.es import dni, nie
@@ -20,6 +21,7 @@ from stdnum.fr import nir
 from stdnum.in_ import aadhaar
 from stdnum.it import codicefiscale
 from stdnum.nl import bsn
+from stdnum.pt import nif
 from stdnum.us import ssn
 
 from memory.firewall.hits import Hit, merged
@@ -42,13 +44,19 @@ PHONE_WORDS = re.compile(
     r"(?i)\b(?:phone|call|calls|tel|telephone|mobile|cell|whatsapp|signal|sms|text me|"
     r"number|reach|ring|fax|landline|contact|handy|telefon|festnetz|ruf|anrufen|erreichbar|"
     r"t[ée]l[ée]phone|portable|joignable|appelle[rz]?|num[ée]ro|tel[ée]fono|m[óo]vil|celular|"
-    r"llamar|llama|cellulare|chiamare|telefone|bellen|mobiel|nummer)\b"
+    r"llamar|llama|cellulare|chiamare|telefone|bellen|mobiel|nummer|texted|texting|dial|"
+    r"dialled|dialed|rang|hotline|voicemail)\b"
 )
 # words that say "phone" and nothing else (not "number", "contact")
 PHONE_ONLY = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|cell|whatsapp|sms|text me|landline|fax|handy|"
     r"telefon|festnetz|anrufen|t[ée]l[ée]phone|portable|joignable|tel[ée]fono|m[óo]vil|celular|"
-    r"cellulare|telefone|mobiel|ruf mich|call me|llama|appelle)\b"
+    r"cellulare|telefone|mobiel|ruf mich|call me|llama|appelle|texted|texting|voicemail)\b"
+)
+# a number inside a longer token ("A-2024-118734", "build 20240611.1843") is an identifier
+ID_BEFORE = re.compile(
+    r"(?i)(?:[A-Za-z][-/#]|#|\b(?:build|order|tracking|invoice|ticket|version|ref|sku|serial|"
+    r"case|po|item|part|batch|lot|commit|release|versioncode)\s*(?:no\.?|number|#|:)?\s*)$"
 )
 PHONE_REGIONS = ("US", "GB", "DE", "FR", "NL", "ES", "IT", "IN", "AU", "CN", "JP", "BR")
 
@@ -61,6 +69,8 @@ ID_WORDS = {
     ),
     "bsn": re.compile(r"(?i)\b(?:bsn|burgerservicenummer|citizen service number)\b"),
     "aadhaar": re.compile(r"(?i)\b(?:aadhaar|aadhar|uidai)\b"),
+    "cpf": re.compile(r"(?i)\b(?:cpf|cadastro de pessoas)\b"),
+    "nif": re.compile(r"(?i)\b(?:nif|contribuinte|n[úu]mero fiscal|portuguese tax)\b"),
 }
 GOVERNMENT: dict[str, IdRule] = {
     "us_ssn": (re.compile(r"\b\d{3}-\d{2}-\d{4}\b"), ssn.is_valid, None),
@@ -89,14 +99,17 @@ GOVERNMENT: dict[str, IdRule] = {
     "nl_bsn": (re.compile(r"\b\d{9}\b"), bsn.is_valid, ID_WORDS["bsn"]),
     "in_aadhaar": (re.compile(r"\b\d{4} ?\d{4} ?\d{4}\b"), aadhaar.is_valid, ID_WORDS["aadhaar"]),
     "cn_resident_id": (re.compile(r"\b\d{17}[\dX]\b"), ric.is_valid, None),
+    "br_cpf": (re.compile(r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b"), cpf.is_valid, None),
+    "br_cpf_bare": (re.compile(r"\b\d{11}\b"), cpf.is_valid, ID_WORDS["cpf"]),
+    "pt_nif": (re.compile(r"\b\d{9}\b"), nif.is_valid, ID_WORDS["nif"]),
     "passport": (
         re.compile(
             r"(?i)\b(?:passport|passeport|pasaporte|passaporte|passaporto|reisepass|paspoort)"
-            r"(?:[-\s]*(?:no\.?|nr\.?|n[°º]|number|nummer|num[ée]ro|n[úu]mero|#))?"
-            r"(?:\s+(?:de|du|del|do))?\s*[:#]?\s*([A-Z0-9]{6,9})\b"
+            r"(?:nummer|nr\.?|[-\s]*(?:no\.?|nr\.?|n[°º]|number|nummer|num[ée]ro|n[úu]mero|#))?"
+            r"[^\n.:;]{0,40}?[:#]?\s*\b((?-i:[A-Z0-9]{6,9}))\b"
         ),
-        lambda value: bool(re.search(r"\d", value)),
-        None,
+        lambda value: bool(re.search(r"\d", value)) and bool(re.search(r"[A-Z]|\d{7,}", value)),
+        re.compile(r"(?i)passport|passeport|pasaporte|passaporte|passaporto|reisepass|paspoort"),
     ),
 }
 
@@ -130,6 +143,8 @@ def phones(text: str) -> Iterator[Hit]:
                 digits = sum(ch.isdigit() for ch in match.raw_string)
                 if any(a < match.end and match.start < b for a, b in seen) or digits < 8:
                     continue
+                if ID_BEFORE.search(text[max(0, match.start - 20) : match.start]):
+                    continue
                 named = near(text, match.start, match.end, PHONE_WORDS)
                 international = match.raw_string.startswith("+")
                 if leniency == phonenumbers.Leniency.VALID:
@@ -150,12 +165,39 @@ CARD_WORDS = re.compile(
 )
 
 
+# the test numbers payment processors publish for sandboxes: nobody's card when the text
+# says it is a test
+TEST_CARDS = frozenset(
+    {
+        "4242424242424242",
+        "4000056655665556",
+        "4111111111111111",
+        "4012888888881881",
+        "5555555555554444",
+        "5105105105105100",
+        "2223003122003222",
+        "378282246310005",
+        "371449635398431",
+        "6011111111111117",
+        "3056930009020004",
+        "3566002020360505",
+    }
+)
+
+
+TEST_WORDS = re.compile(
+    r"(?i)\b(?:test|testing|sandbox|docs|documentation|example|sample|dummy|fake|staging)\b"
+)
+
+
 def cards(text: str) -> Iterator[Hit]:
     """Luhn-valid numbers of a card's length with a known issuer prefix, or with any prefix
     when a word says "card"."""
     for match in CARD.finditer(text):
         digits = re.sub(r"\D", "", match.group())
         if not (13 <= len(digits) <= 19 and luhn.is_valid(digits)):
+            continue
+        if digits in TEST_CARDS and near(text, *match.span(), TEST_WORDS, reach=80):
             continue
         if CARD_PREFIX.match(digits) or near(text, *match.span(), CARD_WORDS):
             yield Hit("payment_card", FAMILY, *match.span(), 0.9)
@@ -191,7 +233,8 @@ def government_ids(text: str) -> Iterator[Hit]:
 STREET = re.compile(
     r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Lane|Ln|Avenue|Ave|Road|Rd|"
     r"Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl|Terrace|Close|Crescent|Square)\b\.?"
-    r"|\b(?:[A-ZÄÖÜ][a-zäöüß]+(?:stra(?:ss|ß)e|weg|allee|gasse|platz|ring))\s+\d{1,4}[a-z]?\b"
+    r"|\b(?:[A-ZÄÖÜ][a-zäöüß]+(?:stra(?:ss|ß)e|weg|allee|gasse|platz|ring|straat|laan|gracht|"
+    r"plein|kade|singel|dijk|steeg))\s+\d{1,4}[a-z]?(?:-\d{1,3})?\b"
     r"|\b\d{1,4},?\s+(?:rue|avenue|boulevard|chemin|all[ée]e|impasse|place)\s+(?:d[eu]s?\s+|"
     r"de la\s+|l['’])?[A-ZÉ][\w'’-]+"
     r"|\b(?:calle|avenida|via|viale|rua|avenida)\s+[A-Z][\w]+(?:\s+[A-Z][\w]+)?,?\s+\d{1,4}\b"
@@ -199,7 +242,8 @@ STREET = re.compile(
 ADDRESS_WORDS = re.compile(
     r"(?i)\b(?:address|lives at|live at|home|ship to|deliver(?:y)? to|adresse|wohnt|anschrift|"
     r"domicile|habite|direcci[óo]n|vive en|indirizzo|morada|endere[çc]o|woont|adres|apt|"
-    r"apartment|flat|suite)\b|\b[A-Z]{2}\s\d{5}\b|\b\d{5}\s[A-ZÄÖÜ][a-zäöüß]+"
+    r"apartment|flat|suite|woonadres|woonachtig)\b|\b[A-Z]{2}\s\d{5}\b|\b\d{5}\s[A-ZÄÖÜ][a-zäöüß]+"
+    r"|\b\d{4}\s?[A-Z]{2}\s+[A-Z][a-z]+"
 )
 
 
@@ -219,8 +263,12 @@ NUMBERED = (phones, cards, ibans, government_ids)  # each needs six digits or mo
 def scan(text: str) -> list[Hit]:
     """Most memories hold few digits: the number detectors (the costly ones) run only on a text
     with six or more."""
-    numbered = sum(ch.isdigit() for ch in text) >= 6
-    scanners = SCANNERS if numbered else tuple(s for s in SCANNERS if s not in NUMBERED)
+    digits = sum(ch.isdigit() for ch in text)
+    scanners = tuple(
+        s
+        for s in SCANNERS
+        if s not in NUMBERED or digits >= 6 or (s is government_ids and digits >= 4)
+    )  # a passport number may hold as few as four digits
     return merged([hit for scanner in scanners for hit in scanner(text)])
 
 

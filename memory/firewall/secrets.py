@@ -110,10 +110,18 @@ ASSIGNMENT = re.compile(
     r"api[_-]?key|apikey|access[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|"
     r"private[_-]?key|token|passwort|kennwort|mot de passe|contrase[ñn]a|clave(?: api)?|"
     r"cl[ée](?: api)?|senha|wachtwoord|parola d'ordine)(?![\w-])[\"']?"
-    r"(?P<sep>\s*(?::=|=>|=|:)\s*|[^\n.=:]{0,40}?\s(?:is|was|lautet|ist|est|es|[ée]tait|era|"
-    r"[ée]|sera|wordt|is now|ist jetzt)(?:\s+(?:now|jetzt|maintenant|ahora|agora|adesso|nu))?"
+    r"(?P<sep>\s*(?::=|=>|=|:)\s*|[^\n.=:]{0,60}?\s(?:(?:(?:is|has been|was|wurde|ist|a [ée]t[ée]|"
+    r"est|[èe] stat[ao]|ha sido|foi|werd)\s+)?(?:changed|set|reset|updated|gewijzigd|veranderd|"
+    r"ge[äa]ndert|chang[ée]e?|modifi[ée]e?|cambiad[ao]|cambiat[ao]|alterad[ao]|mudad[ao])\s+"
+    r"(?:to|naar|in|auf|zu|en|a|para)|is|was|lautet|ist|est|es|[ée]tait|era|[éèe]|sera|wordt|"
+    r"is now|ist jetzt)(?:\s+(?:now|jetzt|maintenant|ahora|agora|adesso|nu|ora))?"
     r"\s*:?\s+|\s+)[\"'`]?"
     r"(?P<value>[^\s\"'`,;)]{6,})"
+)
+# "login ana.k / 15RzE7Q!u1Hz": a user name, a slash or colon, then the password
+LOGIN_PAIR = re.compile(
+    r"(?i)\b(?:login|log-in|sign-in|credentials|creds|user(?:name)?\s*/\s*pass(?:word)?)\b\s*:?\s*"
+    r"[\w.@+\-]{2,40}\s*(?:/|:|\s-\s)\s*(?P<value>[^\s,;\"'`]{6,})"
 )
 PLACEHOLDER = re.compile(
     r"(?i)^(?:<.*>|\$\{?.*|%\(.*|\{\{.*|x{3,}.*|\*{3,}.*|\.{3,}|your[_-].*|my[_-].*|changeme|"
@@ -209,8 +217,15 @@ def candidates(text: str) -> Iterator[Hit]:
             yield Hit("password_assignment", FAMILY, *match.span("value"), confidence)
 
 
+def login_pairs(text: str) -> Iterator[Hit]:
+    for match in LOGIN_PAIR.finditer(text):
+        confidence = looks_secret(match.group("value"))
+        if confidence >= 0.75:
+            yield Hit("password_assignment", FAMILY, *match.span("value"), confidence)
+
+
 def scan(text: str) -> list[Hit]:
-    return merged(list(candidates(text)))
+    return merged([*candidates(text), *login_pairs(text)])
 
 
 DETECTORS = sorted({*LIBRARY, *OURS, "password_assignment"})
