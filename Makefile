@@ -18,7 +18,7 @@ FINGERPRINT_ARGS ?=
 LOAD_ARGS ?=
 RELIABILITY_ARGS ?=
 
-.PHONY: help install run test lint fmt bench bench-quality bench-memorybank bench-firewall bench-dashboard bench-fingerprint bench-load reliability browser clean
+.PHONY: help install run test lint fmt bench bench-quality bench-memorybank bench-firewall firewall-model bench-dashboard bench-fingerprint bench-load reliability browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
@@ -28,6 +28,7 @@ help:
 	@echo "make bench-quality  LongMemEval_S retrieval: Mnemo vs BM25 vs dense"
 	@echo "make bench-memorybank  MemoryBank retrieval against labelled gold evidence"
 	@echo "make bench-firewall  memory firewall precision/recall per family on labelled sets"
+	@echo "make firewall-model  train the learned injection detector again (writes its weights)"
 	@echo "make bench-dashboard  memory browser, graph, playground at 100k engrams"
 	@echo "make bench-fingerprint  a digest of recall's answers (compare two commits)"
 	@echo "make bench-load  1 client vs 50 clients, mixed remember/recall, over REST"
@@ -68,6 +69,11 @@ bench: install
 # Retrieval quality on LongMemEval_S: Mnemo vs BM25 vs dense (see bench/longmemeval.py).
 bench-quality: install
 	$(PY) -m config.embedded --profile bench -- $(PY) bench/longmemeval.py $(QUALITY_ARGS)
+
+# Train the learned injection detector again (memory/firewall/train.py) from bench/data and
+# LongMemEval_S chat turns; writes memory/firewall/injection_weights.npz (committed).
+firewall-model: install
+	$(PY) -m memory.firewall.train
 
 # The memory firewall on its labelled sets: precision and recall per family (bench/firewall.py).
 bench-firewall: install

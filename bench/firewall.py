@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import lzma
 import sys
 import time
 from collections import Counter
@@ -25,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from memory.firewall import FAMILIES, scan  # noqa: E402
+from memory.firewall.train import CHAT, CHAT_TURNS  # noqa: E402
+from memory.firewall.train import chat_turns as chat_order  # noqa: E402
 
 SETS = {
     # written with the detectors, and used to tune them
@@ -35,11 +36,12 @@ SETS = {
     # written the same way after those fixes; measured once as it came (P/R secret 1.0/0.929,
     # personal 0.947/0.857, injection 1.0/0.482), then used to fix causes
     "holdout-2": ROOT / "bench" / "data" / "firewall_holdout2.jsonl",
-    # written by a third writer who never saw the detectors or the other sets; never tuned on
+    # written by a third writer who never saw the detectors or the other sets; never tuned on,
+    # never trained on (first measured: secret 0.981/0.825, personal 0.943/0.725, injection
+    # 1.0/0.352 with the rules of commit efee652)
     "holdout-3": ROOT / "bench" / "data" / "firewall_holdout3.jsonl",
 }
-# ordinary conversation, no attacks: what share of real chat turns each family would flag
-CHAT = ROOT.parent / "shared" / "eval-data" / "longmemeval" / "longmemeval_s_dedup.json.xz"
+
 PRECISION, RECALL = 0.95, 0.90
 
 
@@ -94,20 +96,11 @@ def report(name: str, examples: list[dict[str, object]]) -> bool:
 
 
 def chat_turns(limit: int) -> list[str]:
-    """Distinct turns of LongMemEval_S's haystacks, in file order, up to ``limit``."""
+    """Distinct turns of LongMemEval_S's haystacks that the learned detector never saw: the
+    ones after the training turns, in the trainer's shuffled order, up to ``limit``."""
     if not CHAT.exists():
         return []
-    with lzma.open(CHAT) as handle:
-        sessions = json.load(handle)["sessions"]
-    seen: set[str] = set()
-    for sid in sorted(sessions):
-        for turn in sessions[sid]:
-            text = turn["content"]
-            if text not in seen:
-                seen.add(text)
-                if len(seen) >= limit:
-                    return sorted(seen)
-    return sorted(seen)
+    return chat_order()[CHAT_TURNS : CHAT_TURNS + limit]
 
 
 def chat_report(limit: int) -> None:

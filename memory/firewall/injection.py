@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from memory.firewall import learned
 from memory.firewall.hits import Hit, merged
 
 FAMILY = "injection"
@@ -329,7 +330,9 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
     "deceive_user": [
         (
             re.compile(
-                r"(?i)\bif (?:the|a|any) (?:user|customer|human|operator|owner|client|person)s?\s+"
+                # "the user" is how the reader of a memory names whom it serves; "if a customer
+                # asks, tell them 3-5 days" is one colleague's macro for another
+                r"(?i)\bif (?:the|any) (?:user|human|operator|owner)s?\s+"
                 r"(?:ever\s+)?(?:asks?|wants?|questions?|inquires?|requests?|wonders?|checks?)\b"
                 r"[^.\n]{0,90}?,?\s*(?:just\s+|simply\s+)?(?:say|tell|answer|reply|respond|"
                 r"claim|insist|deny|pretend|confirm)\b"
@@ -657,7 +660,9 @@ def scan(text: str) -> list[Hit]:
     cues = cue_hit(text)
     if cues is not None:
         hits.append(cues)
+    if not hits:  # the model reads what the rules did not name (its span is the whole text)
+        hits.extend(learned.scan(text))
     return merged(hits)
 
 
-DETECTORS = sorted({*PATTERNS, "hidden_unicode", "instruction_cues"})
+DETECTORS = sorted({*PATTERNS, "hidden_unicode", "instruction_cues", learned.DETECTOR})

@@ -58,6 +58,7 @@ ID_BEFORE = re.compile(
     r"(?i)(?:[A-Za-z][-/#]|#|\b(?:build|order|tracking|invoice|ticket|version|ref|sku|serial|"
     r"case|po|item|part|batch|lot|commit|release|versioncode)\s*(?:no\.?|number|#|:)?\s*)$"
 )
+IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 PHONE_REGIONS = ("US", "GB", "DE", "FR", "NL", "ES", "IT", "IN", "AU", "CN", "JP", "BR")
 
 # (regex, validator, needs a naming word within 40 characters)
@@ -144,6 +145,8 @@ def phones(text: str) -> Iterator[Hit]:
                 if any(a < match.end and match.start < b for a, b in seen) or digits < 8:
                     continue
                 if ID_BEFORE.search(text[max(0, match.start - 20) : match.start]):
+                    continue
+                if IP_ADDRESS.fullmatch(match.raw_string.strip("()")):
                     continue
                 named = near(text, match.start, match.end, PHONE_WORDS)
                 international = match.raw_string.startswith("+")
