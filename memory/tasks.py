@@ -12,6 +12,7 @@ from memory.models import Network
 from memory.services import access, maintenance
 from memory.services.embedding import embed_missing
 from memory.services.erasure import erasure_run
+from memory.services.extraction import job_run
 from memory.services.transfer import import_run
 from tenants import rls
 from tenants.models import Tenant
@@ -80,6 +81,19 @@ def import_network(tenant_id: int, job_id: int) -> int:
     """Import a slice of a network file (memory.services.transfer); a duplicate is a no-op."""
     job = import_run(tenant_id=tenant_id, job_id=job_id)
     return job.processed_lines if job is not None else 0
+
+
+@shared_task(
+    autoretry_for=(OSError, ConnectionError, OperationalError),
+    retry_backoff=True,
+    max_retries=8,
+    acks_late=True,
+)
+def extract_episodes(tenant_id: int, job_id: int) -> int:
+    """Read a job's episodes into entities and facts (memory.services.extraction); a
+    duplicate delivery finds the job held or done, and an episode is never read twice."""
+    job = job_run(tenant_id=tenant_id, job_id=job_id)
+    return job.processed if job is not None else 0
 
 
 @shared_task(

@@ -12,6 +12,9 @@ network when one is named; a network alone is the whole network). A Celery worke
 * **graph**: their links to cues removed; cues left with no memory (and the subject's own) and
   their edges deleted;
 * **moderation**: the items about them keep their decision, not their words;
+* **knowledge**: the episodes they came from emptied, their entity mentions and fact evidence
+  deleted, facts no evidence is left for (and every fact about the subject) deleted, entities
+  nothing names any more deleted;
 * **uploads**: import jobs whose stored lines or errors hold the text are emptied (exports are
   streamed, never stored);
 * **audit payloads**: the memories' seal keys destroyed (audit.sealing) — the events stay, with
@@ -46,8 +49,24 @@ from audit.models import AuditEvent
 from audit.services import AuditEntry, audit_records
 from base.background import after_commit
 from base.errors import NotFound, PermissionDenied, ValidationFailed
+from memory.core.knowledge import entity_key
 from memory.core.text import lemma
-from memory.models import Cue, Edge, Engram, EngramCue, Erasure, ImportJob, ModerationItem, Network
+from memory.models import (
+    Cue,
+    Edge,
+    Engram,
+    EngramCue,
+    Entity,
+    EntityAlias,
+    EntityMention,
+    Episode,
+    Erasure,
+    Fact,
+    FactEvidence,
+    ImportJob,
+    ModerationItem,
+    Network,
+)
 from memory.services import lifecycle
 from tenants import rls
 from tenants.models import Tenant
@@ -85,7 +104,7 @@ def erasure_request(
             subject_sha256=hashlib.sha256(subject.casefold().encode()).hexdigest()
             if subject
             else "",
-            actor={"kind": actor.kind, "id": actor.id, "label": actor.label},
+            actor=actor.as_json(),
         )
         after_commit("memory.tasks.erase", tenant.pk, erasure.pk)
     return erasure
@@ -208,6 +227,7 @@ def _erase(erasure: Erasure, engrams: list[Engram]) -> dict[int, list[str]]:
         decided_at=now,
         decided_by={"kind": "system", "id": None, "label": f"erasure {erasure.pk}"},
     )
+    counts.update(_erase_knowledge(tenant_id, ids, erasure.subject))
     counts["uploads"] = _scrub_uploads(
         tenant_id, texts + ([erasure.subject] if erasure.subject else [])
     )
@@ -228,11 +248,7 @@ def _erase(erasure: Erasure, engrams: list[Engram]) -> dict[int, list[str]]:
     erasure.save(update_fields=["counts", "content_hashes", "erased_ids"])
     audit_records(
         tenant_id=tenant_id,
-        actor=Actor(
-            kind=erasure.actor.get("kind", "system"),
-            id=erasure.actor.get("id"),
-            label=erasure.actor.get("label", "erasure"),
-        ),
+        actor=Actor.from_json(erasure.actor, default="erasure"),
         entries=[
             AuditEntry(
                 verb="memory.erase",
@@ -249,6 +265,56 @@ def _erase(erasure: Erasure, engrams: list[Engram]) -> dict[int, list[str]]:
         ],
     )
     return probes
+
+
+def _erase_knowledge(tenant_id: int, ids: list[int], subject: str) -> dict[str, int]:
+    """The knowledge read from these memories: their episodes emptied (kept as tombstones, as
+    the engrams are), their mentions and evidence deleted, facts left with no evidence deleted,
+    and entities nothing names any more — the subject's own first — deleted."""
+    episodes = Episode.objects.filter(tenant_id=tenant_id, engram_id__in=ids)
+    episode_ids = list(episodes.values_list("pk", flat=True))
+    counts = {"episodes": episodes.update(content="", speaker="", metadata={}, external_id=None)}
+    touched = set(
+        EntityMention.objects.filter(tenant_id=tenant_id, engram_id__in=ids).values_list(
+            "entity_id", flat=True
+        )
+    )
+    counts["entity_mentions"], _ = EntityMention.objects.filter(
+        tenant_id=tenant_id, engram_id__in=ids
+    ).delete()
+    evidence = FactEvidence.objects.filter(tenant_id=tenant_id).filter(
+        Q(engram_id__in=ids) | Q(episode_id__in=episode_ids)
+    )
+    facts = set(evidence.values_list("fact_id", flat=True))
+    counts["fact_evidence"], _ = evidence.delete()
+    named: set[int] = set()
+    if subject:
+        named = set(
+            EntityAlias.objects.filter(tenant_id=tenant_id, key=entity_key(subject)).values_list(
+                "entity_id", flat=True
+            )
+        )
+    left = set(
+        FactEvidence.objects.filter(tenant_id=tenant_id, fact_id__in=facts).values_list(
+            "fact_id", flat=True
+        )
+    )
+    for fact_id in facts & left:  # what still says it: the count follows
+        n = FactEvidence.objects.filter(tenant_id=tenant_id, fact_id=fact_id).count()
+        Fact.objects.filter(tenant_id=tenant_id, pk=fact_id).update(evidence_count=n)
+    gone = Fact.objects.filter(tenant_id=tenant_id).filter(
+        Q(pk__in=facts - left) | Q(subject_id__in=named) | Q(object_entity_id__in=named)
+    )
+    Fact.objects.filter(tenant_id=tenant_id, supersedes__in=gone).update(supersedes=None)
+    counts["facts"] = gone.delete()[1].get("memory.Fact", 0)
+    unused = (
+        Entity.objects.filter(tenant_id=tenant_id, pk__in=list(touched | named))
+        .exclude(pk__in=EntityMention.objects.filter(tenant_id=tenant_id).values("entity_id"))
+        .exclude(pk__in=Fact.objects.filter(tenant_id=tenant_id).values("subject_id"))
+    )
+    Fact.objects.filter(tenant_id=tenant_id, object_entity__in=unused).update(object_entity=None)
+    counts["entities"] = unused.delete()[1].get("memory.Entity", 0)
+    return counts
 
 
 def _lexemes(ids: list[int]) -> list[str]:

@@ -17,7 +17,7 @@ from audit.actors import Actor
 from audit.services import audit_records
 from base.background import after_commit
 from memory.core.hebbian import HALF_LIFE_DAYS, PRUNE_BELOW
-from memory.models import Engram, ImportJob, ModerationItem, Network, RecallEvent
+from memory.models import Engram, ImportJob, Job, ModerationItem, Network, RecallEvent
 from memory.services import lifecycle
 from memory.services.graph import bound_out_degree, cues_lock, degree_subtract
 from tenants.models import Tenant
@@ -106,8 +106,8 @@ EMBED_SWEEP_LIMIT = 1000
 def tenant_requeue_stale_work(
     *, tenant_id: int, embed_stale_after: timedelta = EMBED_STALE_AFTER
 ) -> tuple[int, int]:
-    """Queue again what a lost message or a crashed worker left behind: import jobs nobody
-    holds that should be moving, and active memories still without a vector
+    """Queue again what a lost message or a crashed worker left behind: import and extraction
+    jobs nobody holds that should be moving, and active memories still without a vector
     ``embed_stale_after`` after they were written. Both tasks are idempotent, so a job that was
     merely slow is harmless to send twice. Returns (jobs, engrams) queued. Runs inside the
     tenant's scope."""
@@ -126,6 +126,16 @@ def tenant_requeue_stale_work(
     )
     for job_id in jobs:
         after_commit("memory.tasks.import_network", tenant_id, job_id)
+    extractions = list(
+        Job.objects.filter(tenant_id=tenant_id, state__in=[Job.State.QUEUED, Job.State.RUNNING])
+        .filter(
+            Q(lease_until__lt=now)
+            | Q(lease_until__isnull=True, created_at__lt=now - JOB_STALE_AFTER)
+        )
+        .values_list("pk", flat=True)
+    )
+    for job_id in extractions:
+        after_commit("memory.tasks.extract_episodes", tenant_id, job_id)
     waiting = Engram.objects.filter(
         tenant_id=tenant_id,
         embedding__isnull=True,
@@ -137,7 +147,7 @@ def tenant_requeue_stale_work(
         by_network.setdefault(network_id, []).append(engram_id)
     for network_id, ids in by_network.items():
         after_commit("memory.tasks.embed_engrams", tenant_id, network_id, sorted(ids))
-    return len(jobs), sum(len(ids) for ids in by_network.values())
+    return len(jobs) + len(extractions), sum(len(ids) for ids in by_network.values())
 
 
 RETENTION_BATCH = 1000

@@ -25,6 +25,7 @@ from memory.firewall import Hit
 from memory.models import Engram, ModerationItem
 from memory.selectors import pending_moderation_count
 from memory.services import lifecycle
+from memory.services.extraction import episodes_release
 from memory.services.moderation import author_of
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
@@ -146,6 +147,7 @@ def _decide(
         lifecycle.rewrite(network, engram, {"content": content}, activate=True, now=now)
         after["content"] = engram.content
     after["status"] = engram.status
+    episodes_release(tenant=tenant, engram=engram, redacted=action == "redact")
     if note:
         after["note"] = note
     item.state = OUTCOME[action]
@@ -248,6 +250,7 @@ def engram_restore(*, tenant: Tenant, actor: Actor, engram: Engram) -> Engram:
         ModerationItem.objects.filter(tenant=tenant, engram=locked, state=State.PENDING).update(
             state=State.RESTORED, decided_at=timezone.now(), decided_by=author_of(actor)
         )
+        episodes_release(tenant=tenant, engram=locked)
         if was != Status.ACTIVE:
             entry = lifecycle.entry(
                 "engram.restore", locked, before={"status": was}, after={"status": locked.status}

@@ -171,14 +171,7 @@ def import_start(
             payload=text,
             total_lines=lines,
             created_by=actor.label[:200],
-            actor={
-                "kind": actor.kind,
-                "id": actor.id,
-                "label": actor.label,
-                "role": actor.role,
-                "scopes": list(actor.scopes),
-                "write_policy": actor.write_policy,
-            },
+            actor=actor.as_json(),
         )
         audit_record(
             tenant_id=tenant.pk,
@@ -223,15 +216,7 @@ class _Importer:
     def __init__(self, job: ImportJob, tenant: Tenant) -> None:
         self.job = job
         self.tenant = tenant
-        who = job.actor or {"kind": "system", "id": None, "label": "import", "role": None}
-        self.actor = Actor(
-            kind=who["kind"],
-            id=who["id"],
-            label=who["label"],
-            role=who["role"],
-            scopes=tuple(who.get("scopes", ())),
-            write_policy=who.get("write_policy", ""),
-        )
+        self.actor = Actor.from_json(job.actor, default="import")
         self.counts: dict[str, int] = {}
         self.errors: list[dict[str, Any]] = []
         self.error_count = 0

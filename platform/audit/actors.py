@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class _User(Protocol):  # tenants.models.User (audit sits below tenants: no import)
@@ -45,3 +45,28 @@ class Actor:
     @classmethod
     def system(cls, label: str = "system") -> Actor:
         return cls(kind="system", id=None, label=label)
+
+    def as_json(self) -> dict[str, Any]:
+        """The actor as stored on queued work (an import, an extraction), for the worker."""
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "label": self.label,
+            "role": self.role,
+            "scopes": list(self.scopes),
+            "write_policy": self.write_policy,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None, default: str = "system") -> Actor:
+        """The actor ``as_json`` stored; the system (labelled ``default``) when none was."""
+        if not data:
+            return cls.system(default)
+        return cls(
+            kind=data["kind"],
+            id=data.get("id"),
+            label=data.get("label", default),
+            role=data.get("role"),
+            scopes=tuple(data.get("scopes", ())),
+            write_policy=data.get("write_policy", ""),
+        )

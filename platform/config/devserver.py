@@ -195,9 +195,14 @@ def main() -> int:
                 logs / "worker.log",
             ),
             Child(
-                "the import worker",
+                "the import and extraction worker",  # long jobs, off the quick work's way
                 _celery(
-                    "--queues", names["imports"], "--concurrency", "1", "--hostname", "imports@%h"
+                    "--queues",
+                    ",".join([names["imports"], names["extraction"]]),
+                    "--concurrency",
+                    "1",
+                    "--hostname",
+                    "imports@%h",
                 ),
                 env,
                 logs / "imports.log",

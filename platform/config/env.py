@@ -83,11 +83,12 @@ def read_secret_file(path: Path, create: bool) -> str:
 
 def queues(profile: str) -> dict[str, str]:
     """The Celery queues of a profile (settings route tasks to them; launchers start workers
-    on them): ``default``, ``imports``, ``embeddings``, ``maintenance``."""
+    on them): ``default``, ``imports``, ``extraction``, ``embeddings``, ``maintenance``."""
     base = f"mnemo-{profile}"
     return {
         "default": base,
         "imports": f"{base}-imports",
+        "extraction": f"{base}-extraction",
         "embeddings": f"{base}-embeddings",
         "maintenance": f"{base}-maintenance",
     }

@@ -184,9 +184,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 QUEUES = queues(PROFILE)
 QUEUE_DEFAULT, QUEUE_IMPORTS = QUEUES["default"], QUEUES["imports"]
 QUEUE_EMBEDDINGS, QUEUE_MAINTENANCE = QUEUES["embeddings"], QUEUES["maintenance"]
+QUEUE_EXTRACTION = QUEUES["extraction"]
 CELERY_TASK_DEFAULT_QUEUE = QUEUE_DEFAULT
 CELERY_TASK_ROUTES = {
     "memory.tasks.import_network": {"queue": QUEUE_IMPORTS},
+    "memory.tasks.extract_episodes": {"queue": QUEUE_EXTRACTION},
     "memory.tasks.embed_engrams": {"queue": QUEUE_EMBEDDINGS},
     "memory.tasks.decay_edges": {"queue": QUEUE_MAINTENANCE},
     "memory.tasks.archive_cold_engrams": {"queue": QUEUE_MAINTENANCE},

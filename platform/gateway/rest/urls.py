@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from gateway.rest import account, memory, moderation, roles
+from gateway.rest import account, knowledge, memory, moderation, roles
 from gateway.rest.errors import api_not_found
 
 ROLE = "roles/<slug:slug>"
@@ -28,6 +28,22 @@ urlpatterns = [
         "engrams/<int:engram_id>/history",
         memory.EngramHistoryView.as_view(),
         name="api-engram-history",
+    ),
+    path("episodes", knowledge.EpisodesView.as_view(), name="api-episodes"),
+    path("jobs/<int:job_id>", knowledge.JobView.as_view(), name="api-job"),
+    path("facts", knowledge.FactListView.as_view(), name="api-facts"),
+    path("facts/<int:fact_id>", knowledge.FactDetailView.as_view(), name="api-fact"),
+    path("entities", knowledge.EntityListView.as_view(), name="api-entities"),
+    path("entities/<int:entity_id>", knowledge.EntityDetailView.as_view(), name="api-entity"),
+    path(
+        "entities/<int:entity_id>/merge",
+        knowledge.EntityMergeView.as_view(),
+        name="api-entity-merge",
+    ),
+    path(
+        "entities/<int:entity_id>/split",
+        knowledge.EntitySplitView.as_view(),
+        name="api-entity-split",
     ),
     path("moderation", moderation.ModerationListView.as_view(), name="api-moderation"),
     path(

@@ -1,0 +1,268 @@
+"""The contracts of knowledge (PlugMem): what ingesting episodes takes, what a job reports,
+and how facts and entities are listed, shown, merged and split."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, model_validator
+
+from base.contracts import (
+    NOT_BLANK,
+    SPACE,
+    Contract,
+    Instant,
+    Output,
+    PageSize,
+    QueryContract,
+    Text,
+    refuse,
+)
+from memory.contracts import (
+    MAX_CONTENT_CHARS,
+    ExternalId,
+    MemoryTarget,
+    Metadata,
+    NetworkKey,
+    RowId,
+    Speaker,
+)
+from memory.models import Entity, EntityAlias, Episode, Fact, Job
+
+MAX_EPISODES = 500
+MAX_DOCUMENT_CHARS = 200_000  # a document is chunked; each chunk is one engram
+EpisodeKind = Literal["message", "document", "step"]
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip(SPACE):
+        raise refuse("is required and may not be empty")
+    return value.strip(SPACE)
+
+
+EpisodeText = Annotated[
+    Text,
+    Field(max_length=MAX_DOCUMENT_CHARS, json_schema_extra={"pattern": NOT_BLANK}),
+    AfterValidator(_not_blank),
+]
+
+
+class EpisodeIn(Contract):
+    kind: EpisodeKind = "message"
+    content: EpisodeText = Field(
+        description=f"a message or step (≤ {MAX_CONTENT_CHARS:,} characters), or a document "
+        f"(≤ {MAX_DOCUMENT_CHARS:,}, chunked)"
+    )
+    speaker: Speaker | None = Field(None, description="who said it; first person means them")
+    occurred_at: Instant | None = Field(None, description="when it was said (ISO 8601, zone)")
+    external_id: ExternalId | None = Field(
+        None, description="idempotency key: sent twice, kept once"
+    )
+    metadata: Metadata = Field(default_factory=dict)
+    null_means_absent = ("speaker", "occurred_at", "external_id")
+
+    @model_validator(mode="after")
+    def _short_unless_document(self) -> EpisodeIn:
+        if self.kind != "document" and len(self.content) > MAX_CONTENT_CHARS:
+            raise refuse(
+                f"content: a {self.kind} holds at most {MAX_CONTENT_CHARS:,} characters "
+                '(send long text as kind "document": it is chunked)'
+            )
+        return self
+
+
+class EpisodesIn(MemoryTarget):
+    episodes: list[EpisodeIn] = Field(min_length=1, max_length=MAX_EPISODES)
+
+
+class JobOut(Output):
+    id: int
+    kind: str
+    network: str
+    state: Literal["queued", "running", "done", "failed"]
+    total: int
+    processed: int
+    percent: int
+    counts: dict[str, int]
+    errors: list[dict[str, Any]]
+    error_count: int
+    extractor: str
+    tokens: int
+    message: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+def present_job(job: Job, network_key: str) -> JobOut:
+    return JobOut(
+        id=job.pk,
+        kind=job.kind,
+        network=network_key,
+        state=job.state,
+        total=job.total,
+        processed=job.processed,
+        percent=job.percent,
+        counts=job.counts,
+        errors=job.errors,
+        error_count=job.error_count,
+        extractor=job.extractor,
+        tokens=job.tokens,
+        message=job.message,
+        created_at=job.created_at,
+        started_at=job.started_at,
+        finished_at=job.finished_at,
+    )
+
+
+class EpisodeOut(Output):
+    index: int = Field(description="position in the request's episodes")
+    id: int
+    kind: str
+    external_id: str | None
+    status: Literal["created", "existing"]
+    engram: int | None = Field(description="the engram it was remembered as (recallable now)")
+    chunk: int = Field(0, description="a document's chunk number")
+    span: tuple[int, int] = Field(description="where the chunk sits in the document")
+
+
+class IngestedOut(Output):
+    network: str
+    job: JobOut
+    episodes: list[EpisodeOut]
+
+
+def present_episode(index: int, episode: Episode, created: bool) -> EpisodeOut:
+    return EpisodeOut(
+        index=index,
+        id=episode.pk,
+        kind=episode.kind,
+        external_id=episode.external_id,
+        status="created" if created else "existing",
+        engram=episode.engram_id,
+        chunk=episode.position,
+        span=(episode.span_start, episode.span_end),
+    )
+
+
+# --- facts -------------------------------------------------------------------------------
+
+
+class FactFilters(QueryContract):
+    network: NetworkKey | None = None
+    subject: Annotated[Text, Field(max_length=200)] = ""
+    slot: Annotated[Text, Field(max_length=300)] = ""
+    at: Instant | None = Field(None, description="the facts that held at this time")
+    status: Literal["current", "superseded", "any"] = "current"
+    cursor: Text = ""
+    limit: PageSize = 50
+
+
+class FactOut(Output):
+    id: int
+    network: str
+    subject: str
+    subject_id: int
+    predicate: str
+    object: str
+    slot: str
+    confidence: float
+    valid_from: datetime | None
+    valid_to: datetime | None
+    status: str
+    supersedes: int | None
+    evidence_count: int
+    extractor: str
+    created_at: datetime
+
+
+def present_fact(fact: Fact, network_key: str, subject: str) -> FactOut:
+    return FactOut(
+        id=fact.pk,
+        network=network_key,
+        subject=subject,
+        subject_id=fact.subject_id,
+        predicate=fact.predicate,
+        object=fact.object,
+        slot=fact.slot,
+        confidence=round(fact.confidence, 3),
+        valid_from=fact.valid_from,
+        valid_to=fact.valid_to,
+        status=fact.status,
+        supersedes=fact.supersedes_id,
+        evidence_count=fact.evidence_count,
+        extractor=fact.extractor,
+        created_at=fact.created_at,
+    )
+
+
+class FactPage(Output):
+    facts: list[FactOut]
+    next_cursor: str | None
+
+
+class EvidenceOut(Output):
+    episode: int | None
+    engram: int | None
+    span: tuple[int, int]
+    quote: str = Field(description="the words the fact was read from")
+    said_at: datetime | None
+    extractor: str
+
+
+class FactDetailOut(Output):
+    fact: FactOut
+    evidence: list[EvidenceOut]
+    chain: list[FactOut] = Field(description="every value of this slot, oldest first")
+
+
+# --- entities ----------------------------------------------------------------------------
+
+
+class EntityFilters(QueryContract):
+    network: NetworkKey | None = None
+    q: Annotated[Text, Field(max_length=200)] = ""
+    cursor: Text = ""
+    limit: PageSize = 50
+
+
+class EntityOut(Output):
+    id: int
+    network: str
+    name: str
+    kind: str
+    aliases: list[str]
+    mentions: int
+    merged_into: int | None
+    created_at: datetime
+
+
+def present_entity(entity: Entity, network_key: str, aliases: list[EntityAlias]) -> EntityOut:
+    return EntityOut(
+        id=entity.pk,
+        network=network_key,
+        name=entity.name,
+        kind=entity.kind,
+        aliases=sorted(a.alias for a in aliases),
+        mentions=entity.mentions,
+        merged_into=entity.merged_into_id,
+        created_at=entity.created_at,
+    )
+
+
+class EntityPage(Output):
+    entities: list[EntityOut]
+    next_cursor: str | None
+
+
+class EntityMergeIn(Contract):
+    into: RowId = Field(description="the entity that absorbs this one")
+
+
+class EntitySplitIn(Contract):
+    aliases: list[Annotated[Text, Field(min_length=1, max_length=200)]] = Field(
+        min_length=1, max_length=100, description="the written forms that become a new entity"
+    )
+    name: Annotated[Text, Field(min_length=1, max_length=200)] | None = None
+    null_means_absent = ("name",)

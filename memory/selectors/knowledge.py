@@ -1,0 +1,109 @@
+"""Tenant-scoped reads of knowledge: jobs, facts (as of a time), entities and their aliases."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Q, QuerySet
+
+from base.errors import NotFound
+from memory.core.knowledge import entity_key
+from memory.models import Entity, EntityAlias, Fact, FactEvidence, Job, Network
+from tenants.models import Tenant
+
+
+def job_get_for_tenant(*, tenant: Tenant, id: int) -> Job:
+    job = Job.objects.filter(tenant=tenant, pk=id).select_related("network").first()
+    if job is None:
+        raise NotFound(f"no job {id} in this workspace")
+    return job
+
+
+def entity_get_for_tenant(*, tenant: Tenant, id: int) -> Entity:
+    entity = Entity.objects.filter(tenant=tenant, pk=id).select_related("network").first()
+    if entity is None:
+        raise NotFound(f"no entity {id} in this workspace")
+    return entity
+
+
+def fact_get_for_tenant(*, tenant: Tenant, id: int) -> Fact:
+    fact = Fact.objects.filter(tenant=tenant, pk=id).select_related("network", "subject").first()
+    if fact is None:
+        raise NotFound(f"no fact {id} in this workspace")
+    return fact
+
+
+def entities_named(*, tenant: Tenant, network: Network | None, name: str) -> list[int]:
+    """The live entities a name resolves to (by its key, through every alias)."""
+    rows = EntityAlias.objects.filter(tenant=tenant, key=entity_key(name))
+    if network is not None:
+        rows = rows.filter(network=network)
+    return list(rows.values_list("entity_id", flat=True).distinct())
+
+
+def facts_for_tenant(
+    *,
+    tenant: Tenant,
+    network: Network | None,
+    subject: str = "",
+    slot: str = "",
+    status: str = "current",
+    at: datetime | None = None,
+) -> QuerySet[Fact]:
+    """Facts newest first; ``at``: those that held then (whatever their status now)."""
+    facts = Fact.objects.filter(tenant=tenant).select_related("network", "subject")
+    if network is not None:
+        facts = facts.filter(network=network)
+    if subject:
+        facts = facts.filter(
+            subject_id__in=entities_named(tenant=tenant, network=network, name=subject)
+        )
+    if slot:
+        facts = facts.filter(Q(slot=slot) | Q(slot__startswith=f"{slot}:"))
+    if at is not None:
+        facts = facts.filter(Q(valid_from__isnull=True) | Q(valid_from__lte=at)).filter(
+            Q(valid_to__isnull=True) | Q(valid_to__gt=at)
+        )
+    elif status != "any":
+        facts = facts.filter(status=status)
+    return facts.order_by("-created_at", "-id")
+
+
+def fact_chain(*, fact: Fact) -> list[Fact]:
+    """Every value the fact's subject had in its slot, oldest first."""
+    return list(
+        Fact.objects.filter(
+            tenant_id=fact.tenant_id,
+            network_id=fact.network_id,
+            subject_id=fact.subject_id,
+            slot=fact.slot,
+        )
+        .select_related("network", "subject")
+        .order_by("valid_from", "created_at", "id")
+    )
+
+
+def fact_evidence(*, fact: Fact) -> list[FactEvidence]:
+    return list(
+        FactEvidence.objects.filter(tenant_id=fact.tenant_id, fact=fact)
+        .select_related("episode", "engram")
+        .order_by("said_at", "id")
+    )
+
+
+def entities_for_tenant(
+    *, tenant: Tenant, network: Network | None, q: str = ""
+) -> QuerySet[Entity]:
+    rows = Entity.objects.filter(tenant=tenant, merged_into__isnull=True).select_related("network")
+    if network is not None:
+        rows = rows.filter(network=network)
+    if q:
+        rows = rows.filter(pk__in=entities_named(tenant=tenant, network=network, name=q))
+    return rows.order_by("-created_at", "-id")
+
+
+def aliases_of(*, tenant: Tenant, entities: list[Entity]) -> dict[int, list[EntityAlias]]:
+    out: dict[int, list[EntityAlias]] = {entity.pk: [] for entity in entities}
+    for alias in EntityAlias.objects.filter(tenant=tenant, entity_id__in=list(out)):
+        out[alias.entity_id].append(alias)
+    return out

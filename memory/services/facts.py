@@ -1,0 +1,160 @@
+"""Facts from extraction applied to what is known: confirmed, created, superseded, ended or
+kept as past values (``memory.core.knowledge.decide``), each with its evidence — never deleted.
+
+Runs inside the extraction's transaction, with the subject's current fact of the slot locked,
+so two workers reading about the same person cannot both make a value current.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import F
+from django.utils import timezone
+
+from memory.core.knowledge import Action, Known, Stated, decide, more_confident, value_key
+from memory.extraction.types import FactDraft
+from memory.models import Entity, Fact, FactEvidence, Network
+from memory.services.entities import entity_resolve
+
+
+@dataclass(frozen=True)
+class Said:
+    """Where the drafts were read: the episode, its engram, when it was said, by what."""
+
+    episode_id: int | None
+    engram_id: int | None
+    at: datetime
+    extractor: str
+
+
+def facts_apply(
+    *, network: Network, drafts: list[FactDraft], said: Said, kinds: dict[str, str]
+) -> Counter[str]:
+    """Apply the drafts in order; the counts say what each did (``confirm``, ``supersede``…)."""
+    counts: Counter[str] = Counter()
+    for draft in drafts:
+        kind = kinds.get(draft.subject, "person")  # the speaker, unnamed in the text: a person
+        subject = entity_resolve(network=network, name=draft.subject, kind=kind)
+        action = _apply(network, subject, draft, said, kinds)
+        counts[action.value] += 1
+    return counts
+
+
+def _apply(
+    network: Network, subject: Entity, draft: FactDraft, said: Said, kinds: dict[str, str]
+) -> Action:
+    when = draft.valid_from or said.at
+    current = (
+        Fact.objects.select_for_update()
+        .filter(
+            tenant_id=network.tenant_id,
+            network=network,
+            subject=subject,
+            slot=draft.slot,
+            status=Fact.Status.CURRENT,
+        )
+        .first()
+    )
+    known = Known(current.object, current.valid_from) if current is not None else None
+    action = decide(known, Stated(draft.object, when, draft.ends))
+    if action is Action.CONFIRM and current is not None:
+        Fact.objects.filter(pk=current.pk).update(
+            confidence=more_confident(current.confidence, draft.confidence),
+            updated_at=timezone.now(),
+        )
+        _evidence(current, said, draft)
+    elif action is Action.END and current is not None:
+        Fact.objects.filter(pk=current.pk).update(
+            status=Fact.Status.SUPERSEDED, valid_to=when, updated_at=timezone.now()
+        )
+        _evidence(current, said, draft)
+    elif action is Action.RECORD_ENDED:
+        _create(
+            network,
+            subject,
+            draft,
+            said,
+            kinds,
+            status=Fact.Status.SUPERSEDED,
+            valid_from=None,
+            valid_to=when,
+        )
+    elif action is Action.RECORD_PAST and current is not None:
+        _create(
+            network,
+            subject,
+            draft,
+            said,
+            kinds,
+            status=Fact.Status.SUPERSEDED,
+            valid_from=when,
+            valid_to=current.valid_from,
+        )
+    elif action is Action.SUPERSEDE and current is not None:
+        Fact.objects.filter(pk=current.pk).update(
+            status=Fact.Status.SUPERSEDED, valid_to=when, updated_at=timezone.now()
+        )
+        _create(network, subject, draft, said, kinds, valid_from=when, supersedes=current)
+    else:
+        _create(network, subject, draft, said, kinds, valid_from=when)
+    return action
+
+
+def _create(
+    network: Network,
+    subject: Entity,
+    draft: FactDraft,
+    said: Said,
+    kinds: dict[str, str],
+    *,
+    status: str = Fact.Status.CURRENT,
+    valid_from: datetime | None,
+    valid_to: datetime | None = None,
+    supersedes: Fact | None = None,
+) -> Fact:
+    kind = kinds.get(draft.object)
+    target = entity_resolve(network=network, name=draft.object, kind=kind) if kind else None
+    fact = Fact.objects.create(
+        tenant_id=network.tenant_id,
+        network=network,
+        subject=subject,
+        subject_name=draft.subject[:200],
+        predicate=draft.predicate[:120],
+        object=draft.object[:500],
+        object_key=value_key(draft.object)[:500],
+        object_entity=target,
+        slot=draft.slot[:300],
+        confidence=draft.confidence,
+        valid_from=valid_from,
+        valid_to=valid_to,
+        status=status,
+        supersedes=supersedes,
+        extractor=said.extractor,
+    )
+    _evidence(fact, said, draft)
+    return fact
+
+
+def _evidence(fact: Fact, said: Said, draft: FactDraft) -> None:
+    """One evidence row per episode and span (a redelivered episode adds none)."""
+    if (
+        said.episode_id is not None
+        and FactEvidence.objects.filter(
+            tenant_id=fact.tenant_id, fact=fact, episode_id=said.episode_id, start=draft.start
+        ).exists()
+    ):
+        return
+    FactEvidence.objects.create(
+        tenant_id=fact.tenant_id,
+        fact=fact,
+        episode_id=said.episode_id,
+        engram_id=said.engram_id,
+        start=draft.start,
+        end=draft.end,
+        extractor=said.extractor,
+        said_at=said.at,
+    )
+    Fact.objects.filter(pk=fact.pk).update(evidence_count=F("evidence_count") + 1)
