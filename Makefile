@@ -18,7 +18,7 @@ FINGERPRINT_ARGS ?=
 LOAD_ARGS ?=
 RELIABILITY_ARGS ?=
 
-.PHONY: help install run test lint fmt bench bench-quality bench-memorybank bench-firewall firewall-model bench-dashboard bench-fingerprint bench-load reliability browser clean
+.PHONY: help install run test lint fmt bench bench-quality bench-memorybank bench-firewall bench-knowledge firewall-model bench-dashboard bench-fingerprint bench-load reliability browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
@@ -28,6 +28,7 @@ help:
 	@echo "make bench-quality  LongMemEval_S retrieval: Mnemo vs BM25 vs dense"
 	@echo "make bench-memorybank  MemoryBank retrieval against labelled gold evidence"
 	@echo "make bench-firewall  memory firewall precision/recall per family on labelled sets"
+	@echo "make bench-knowledge  fact extraction precision/recall on a labelled sample, throughput"
 	@echo "make firewall-model  train the learned injection detector again (writes its weights)"
 	@echo "make bench-dashboard  memory browser, graph, playground at 100k engrams"
 	@echo "make bench-fingerprint  a digest of recall's answers (compare two commits)"
@@ -78,6 +79,9 @@ firewall-model: install
 # The memory firewall on its labelled sets: precision and recall per family (bench/firewall.py).
 bench-firewall: install
 	$(PY) bench/firewall.py $(FIREWALL_ARGS)
+
+bench-knowledge: install
+	$(PY) bench/knowledge.py $(KNOWLEDGE_ARGS)
 
 # The same on MemoryBank, against gold evidence labelled in bench/data (see bench/memorybank.py).
 bench-memorybank: install

@@ -335,6 +335,12 @@ IDENTITIES = frozenset(
     "extrovert morning person night owl parent mother father mom dad runner cyclist".split()
 )
 FIRST_PERSON = frozenset({"i", "we", "my", "our"})
+FIRST_CONTRACTED = re.compile(r"(?i)^(?:I|we)['’](?:ve|d|ll|m|re)$")
+# capitalised at a sentence's start, yet nobody in particular
+NOT_SUBJECTS = frozenset(
+    "he she they you it everyone everybody nobody someone somebody anyone anybody people "
+    "he's she's they're you're it's there here".split()
+)
 
 
 def normal(value: str) -> str:
@@ -346,8 +352,10 @@ def normal(value: str) -> str:
 
 def _subject(raw: str, speaker: str) -> str | None:
     text = raw.strip()
-    if text.lower() in FIRST_PERSON:
+    if text.lower() in FIRST_PERSON or FIRST_CONTRACTED.match(text):
         return speaker
+    if text.lower() in NOT_SUBJECTS:
+        return None
     words = text.split()
     if words and words[0].lower() in NOT_NAMES | {"the", "a", "an", "it", "this", "that"}:
         return None
@@ -402,17 +410,42 @@ def _sentences(text: str) -> Iterator[tuple[int, str]]:
             yield match.start(), match.group()
 
 
+# what is imagined, asked or quoted states nothing: "If I lived in Paris…", "Does Sam use Go?"
+HYPOTHETICAL = re.compile(
+    r"(?i)^\W*(?:if|imagine|suppose|supposing|assuming|what if|say|whether|unless)\b"
+    r"|\b(?:not sure if|wondering if|what if|pretend)\b"
+)
+QUESTION = re.compile(
+    r"(?i)^\W*(?:do|does|did|is|are|was|were|can|could|would|should|will|have|has|who|what|"
+    r"where|when|why|how|which)\b[^?]*\?\s*$"
+)
+QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+
+
 def facts(text: str, *, speaker: str, occurred_at: datetime, dates: list[When]) -> list[FactDraft]:
     found: list[FactDraft] = []
     for offset, sentence in _sentences(text):
+        if HYPOTHETICAL.search(sentence) or QUESTION.match(sentence):
+            continue
+        quoted = [m.span() for m in QUOTED.finditer(sentence)]
+        named: list[tuple[int, str]] = []  # who the sentence names as a subject, and where
         inside = [d for d in dates if offset <= d.start < offset + len(sentence)]
         when = inside[0].at if inside else occurred_at
         seen: set[tuple[str, str]] = set()
         for rule in RULES:  # the more specific rules first: the first reading of a slot wins
             for match in rule.pattern.finditer(sentence):
-                draft = _fact(rule, match, speaker=speaker, offset=offset, when=when)
+                if any(a <= match.start() < b for a, b in quoted):
+                    continue  # someone else's words
+                who = speaker
+                if "subj" in rule.pattern.groupindex and match.group("subj") is None:
+                    # "Jonas works at Klarna and lives in Stockholm": the subject said before
+                    before = [name for at, name in named if at < match.start()]
+                    who = before[-1] if before else speaker
+                draft = _fact(rule, match, speaker=who, offset=offset, when=when)
                 if draft is None:
                     continue
+                if "subj" in rule.pattern.groupindex and match.group("subj") is not None:
+                    named.append((match.start(), draft.subject))
                 key = (draft.subject, draft.slot + ("/ends" if draft.ends else ""))
                 if key in seen:
                     continue

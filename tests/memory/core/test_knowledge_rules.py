@@ -38,6 +38,11 @@ def read(text: str, speaker: str | None = "Maya") -> list[tuple[str, str, str, b
         ("Maya's team uses Airflow.", [("Maya", "uses:airflow", "Airflow", False)]),
         ("I don't like cilantro.", [("Maya", "likes:cilantro", "cilantro", True)]),
         ("I prefer tea over coffee.", [("Maya", "prefers:coffee|tea", "tea", False)]),
+        ("I've got a dog named Rex.", [("Maya", "owns:dog:rex", "Rex", False)]),
+        ("Jonas works at Klarna and lives in Stockholm.",
+         [("Jonas", "works_at", "Klarna", False), ("Jonas", "lives_in", "Stockholm", False)]),
+        ("I work at Shopify and live in Ottawa.",
+         [("Maya", "works_at", "Shopify", False), ("Maya", "lives_in", "Ottawa", False)]),
     ],
 )  # fmt: skip
 def test_statements_become_facts(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
@@ -51,6 +56,13 @@ def test_statements_become_facts(text: str, expected: list[tuple[str, str, str, 
         "I am a bit tired today.",
         "My guess is that it rains.",
         "If you live in Paris, the metro is great.",
+        "If I lived in Paris I'd eat croissants every day.",
+        "Imagine I worked at NASA, what would my day look like?",
+        "Does Sam use Terraform?",
+        "I'm not sure if I'm allergic to anything.",
+        'Leo said "I love sushi" but I think he was joking.',
+        "Everyone loves pizza.",
+        "He works at Google.",
     ],
 )
 def test_questions_moods_and_hypotheticals_are_not_facts(text: str) -> None:
