@@ -104,7 +104,7 @@ def present_job(job: Job, network_key: str) -> JobOut:
         total=job.total,
         processed=job.processed,
         percent=job.percent,
-        counts=job.counts,
+        counts={k: v for k, v in job.counts.items() if not k.startswith("_")},
         errors=job.errors,
         error_count=job.error_count,
         extractor=job.extractor,

@@ -19,6 +19,8 @@ from datetime import timedelta
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
+from audit.actors import Actor
+from audit.services import audit_record
 from base.background import after_commit
 from base.db import atomic_with_retry
 from memory.extraction import rules
@@ -82,6 +84,14 @@ def job_run(*, tenant_id: int, job_id: int) -> Job | None:
                 .count()
             )
             _finish(job, Job.State.DONE, _summary(job))
+            audit_record(
+                tenant_id=tenant_id,
+                actor=Actor.from_json(job.actor, default="extraction"),
+                verb="episodes.extract",
+                target=job,
+                target_label=job.message[:200],
+                after={k: v for k, v in job.counts.items() if not k.startswith("_")},
+            )
     except (OperationalError, InterfaceError):
         raise  # the database went away: the job keeps its progress; the sweep resumes it
     except Exception:

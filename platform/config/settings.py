@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from django.utils.csp import CSP
+from kombu import Queue
 from psycopg_pool import ConnectionPool
 
 from config.embedded import services_file, var_dir
@@ -186,6 +187,8 @@ QUEUE_DEFAULT, QUEUE_IMPORTS = QUEUES["default"], QUEUES["imports"]
 QUEUE_EMBEDDINGS, QUEUE_MAINTENANCE = QUEUES["embeddings"], QUEUES["maintenance"]
 QUEUE_EXTRACTION = QUEUES["extraction"]
 CELERY_TASK_DEFAULT_QUEUE = QUEUE_DEFAULT
+# every queue declared: a worker started without --queues (deploy/) serves them all
+CELERY_TASK_QUEUES = [Queue(name) for name in QUEUES.values()]
 CELERY_TASK_ROUTES = {
     "memory.tasks.import_network": {"queue": QUEUE_IMPORTS},
     "memory.tasks.extract_episodes": {"queue": QUEUE_EXTRACTION},

@@ -80,6 +80,7 @@ def test_a_conversation_becomes_facts_and_a_later_message_supersedes_with_eviden
     assert job["state"] == "done" and job["processed"] == 4 and job["percent"] == 100
     assert job["counts"]["facts"] >= 4 and job["counts"]["supersede"] == 1
     assert job["extractor"] == "rules/1" and job["error_count"] == 0
+    assert not [k for k in job["counts"] if k.startswith("_")]  # the cursor is the worker's
 
     current = {(f["subject"], f["slot"]): f for f in facts(agent, subject="Maya")}
     assert current[("Maya", "works_at")]["object"] == "Acme Corp"
@@ -249,7 +250,7 @@ def test_entities_resolve_aliases_and_people_merge_and_split_them(cast: Cast) ->
     assert unknown.status_code == 400 and "Dana" in str(unknown.json())
     with rls.tenant_scope(cast.tenant.pk):
         verbs = set(AuditEvent.objects.filter(tenant=cast.tenant).values_list("verb", flat=True))
-    assert {"episodes.ingest", "entity.merge", "entity.split"} <= verbs
+    assert {"episodes.ingest", "episodes.extract", "entity.merge", "entity.split"} <= verbs
 
 
 @pytest.mark.django_db
