@@ -89,6 +89,11 @@ def _rule(
     return Rule(name, re.compile(pattern), predicate, slot, confidence, **kw)
 
 
+IDENTITY_WORDS = (
+    r"vegetarian|vegan|pescatarian|christian|muslim|jewish|buddhist|hindu|atheist|introvert|"
+    r"extrovert|morning person|night owl|early riser|parent|runner|cyclist|left-handed|"
+    r"right-handed|diabetic|celiac|coeliac|lactose intolerant|teetotal|sober"
+)
 _BE = r"(?:am|'m|’m|is|are|'re|was|were|have been|has been|'ve been)"
 RULES = (
     _rule(
@@ -97,6 +102,14 @@ RULES = (
         "name",
         "name",
         0.9,
+    ),
+    _rule(
+        "identity",  # "I'm vegetarian", "Ana is a night owl": ways of life, one of many
+        rf"{SUBJECT_OR_AND}\s*(?i:{_BE})\s+(?:(?i:a|an)\s+)?(?P<obj>(?i:{IDENTITY_WORDS}))"
+        r"(?![\w-])",
+        "is",
+        "is:{obj}",
+        0.8,
     ),
     _rule(
         "role",

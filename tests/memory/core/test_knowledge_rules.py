@@ -39,6 +39,8 @@ def read(text: str, speaker: str | None = "Maya") -> list[tuple[str, str, str, b
         ("I don't like cilantro.", [("Maya", "likes:cilantro", "cilantro", True)]),
         ("I prefer tea over coffee.", [("Maya", "prefers:coffee|tea", "tea", False)]),
         ("I've got a dog named Rex.", [("Maya", "owns:dog:rex", "Rex", False)]),
+        ("I'm vegan these days.", [("Maya", "is:vegan", "vegan", False)]),
+        ("Ana is a night owl.", [("Ana", "is:night owl", "night owl", False)]),
         ("Jonas works at Klarna and lives in Stockholm.",
          [("Jonas", "works_at", "Klarna", False), ("Jonas", "lives_in", "Stockholm", False)]),
         ("I work at Shopify and live in Ottawa.",
@@ -63,6 +65,7 @@ def test_statements_become_facts(text: str, expected: list[tuple[str, str, str, 
         'Leo said "I love sushi" but I think he was joking.',
         "Everyone loves pizza.",
         "He works at Google.",
+        "I am a running joke at work.",
     ],
 )
 def test_questions_moods_and_hypotheticals_are_not_facts(text: str) -> None:
