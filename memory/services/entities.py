@@ -50,24 +50,29 @@ def entity_resolve(*, network: Network, name: str, kind: str = "thing") -> Entit
         aliases.filter(alias=written).select_related("entity").first()
         or aliases.filter(key=key).select_related("entity").order_by("id").first()
     )
-    if alias is None:
-        entity = Entity.objects.create(
-            tenant_id=network.tenant_id, network=network, name=written, kind=kind
-        )
-    else:
+    if alias is not None:
         entity = _survivor(alias.entity)
         if KIND_RANK.get(kind, 0) > KIND_RANK.get(entity.kind, 0):
             Entity.objects.filter(pk=entity.pk).update(kind=kind)
             entity.kind = kind
-    EntityAlias.objects.bulk_create(
-        [
-            EntityAlias(
-                tenant_id=network.tenant_id, network=network, entity=entity, alias=written, key=key
-            )
-        ],
-        ignore_conflicts=True,
+        _alias_add(network, entity, written, key)
+        return entity
+    entity = Entity.objects.create(
+        tenant_id=network.tenant_id, network=network, name=written, kind=kind
     )
+    _alias_add(network, entity, written, key)
+    winner = aliases.filter(alias=written).values_list("entity_id", flat=True).get()
+    if winner != entity.pk:  # another worker named it first: theirs is the one
+        entity.delete()
+        entity = _survivor(Entity.objects.get(pk=winner))
     return entity
+
+
+def _alias_add(network: Network, entity: Entity, written: str, key: str) -> None:
+    row = EntityAlias(
+        tenant_id=network.tenant_id, network=network, entity=entity, alias=written, key=key
+    )
+    EntityAlias.objects.bulk_create([row], ignore_conflicts=True)
 
 
 def mentions_add(*, entity: Entity, rows: list[EntityMention]) -> None:
@@ -75,10 +80,16 @@ def mentions_add(*, entity: Entity, rows: list[EntityMention]) -> None:
     one transaction, so the count is not inflated by redeliveries)."""
     if not rows:
         return
-    EntityMention.objects.bulk_create(rows, ignore_conflicts=True)
-    Entity.objects.filter(pk=entity.pk).update(
-        mentions=F("mentions") + len(rows), updated_at=timezone.now()
+    stored = EntityMention.objects.filter(
+        tenant_id=entity.tenant_id, engram_id__in={r.engram_id for r in rows}
     )
+    before = stored.count()
+    EntityMention.objects.bulk_create(rows, ignore_conflicts=True)
+    added = stored.count() - before  # a span already linked (a shared engram) counts once
+    if added:
+        Entity.objects.filter(pk=entity.pk).update(
+            mentions=F("mentions") + added, updated_at=timezone.now()
+        )
 
 
 def _require_edit(actor: Actor) -> None:
@@ -98,6 +109,11 @@ def entity_merge(*, actor: Actor, entity: Entity, into: Entity) -> Entity:
 
     def work() -> Entity:
         tenant_id = entity.tenant_id
+        locked = list(
+            Entity.objects.select_for_update().filter(pk__in=[entity.pk, into.pk]).order_by("pk")
+        )
+        if len(locked) != 2 or any(e.merged_into_id is not None for e in locked):
+            raise Conflict("merged entities cannot be merged again: use the one they became")
         EntityAlias.objects.filter(tenant_id=tenant_id, entity=entity).update(entity=into)
         moved = EntityMention.objects.filter(tenant_id=tenant_id, entity=entity).update(entity=into)
         _move_facts(entity, into)

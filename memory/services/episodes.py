@@ -104,12 +104,20 @@ def _pieces(items: Sequence[EpisodeIn]) -> Iterator[Piece]:
                 item.content[start:end],
                 speaker,
                 item.occurred_at,
-                f"{document}#{position}",
+                fit(f"{document}#{position}"),
                 item.metadata,
                 document=document,
                 position=position,
                 span=(start, end),
             )
+
+
+def fit(key: str, limit: int = 200) -> str:
+    """``key`` as stored: one longer than the column keeps its head and a hash of the whole,
+    so two long keys never become one."""
+    if len(key) <= limit:
+        return key
+    return f"{key[: limit - 41]}~{hashlib.sha256(key.encode()).hexdigest()[:40]}"
 
 
 def _digest(text: str) -> str:
@@ -185,7 +193,7 @@ def _store(
         EngramIn(
             content=p.content,
             occurred_at=p.occurred_at,
-            external_id=f"episode:{network.pk}:{p.external_id}"[:200] if p.external_id else None,
+            external_id=fit(f"episode:{network.pk}:{p.external_id}") if p.external_id else None,
             metadata={
                 **p.metadata,
                 **({"speaker": p.speaker} if p.speaker else {}),

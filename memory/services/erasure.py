@@ -40,7 +40,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from audit import sealing
@@ -227,7 +227,8 @@ def _erase(erasure: Erasure, engrams: list[Engram]) -> dict[int, list[str]]:
         decided_at=now,
         decided_by={"kind": "system", "id": None, "label": f"erasure {erasure.pk}"},
     )
-    counts.update(_erase_knowledge(tenant_id, ids, erasure.subject))
+    scope = list(networks) if erasure.network_key else None
+    counts.update(_erase_knowledge(tenant_id, ids, erasure.subject, scope))
     counts["uploads"] = _scrub_uploads(
         tenant_id, texts + ([erasure.subject] if erasure.subject else [])
     )
@@ -267,54 +268,122 @@ def _erase(erasure: Erasure, engrams: list[Engram]) -> dict[int, list[str]]:
     return probes
 
 
-def _erase_knowledge(tenant_id: int, ids: list[int], subject: str) -> dict[str, int]:
+def _erase_knowledge(
+    tenant_id: int, ids: list[int], subject: str, network_ids: list[int] | None
+) -> dict[str, int]:
     """The knowledge read from these memories: their episodes emptied (kept as tombstones, as
-    the engrams are), their mentions and evidence deleted, facts left with no evidence deleted,
-    and entities nothing names any more — the subject's own first — deleted."""
+    the engrams are), their mentions and evidence deleted, facts left with no evidence deleted
+    (a value they had superseded is current again), every fact about the subject deleted (in
+    ``network_ids``, or everywhere), and entities nothing names any more deleted, with the
+    names only the erased memories wrote."""
     episodes = Episode.objects.filter(tenant_id=tenant_id, engram_id__in=ids)
     episode_ids = list(episodes.values_list("pk", flat=True))
     counts = {"episodes": episodes.update(content="", speaker="", metadata={}, external_id=None)}
-    touched = set(
-        EntityMention.objects.filter(tenant_id=tenant_id, engram_id__in=ids).values_list(
-            "entity_id", flat=True
-        )
-    )
-    counts["entity_mentions"], _ = EntityMention.objects.filter(
-        tenant_id=tenant_id, engram_id__in=ids
-    ).delete()
+    mentions = EntityMention.objects.filter(tenant_id=tenant_id, engram_id__in=ids)
+    touched = set(mentions.values_list("entity_id", flat=True))
+    counts["entity_mentions"] = mentions.delete()[0]
     evidence = FactEvidence.objects.filter(tenant_id=tenant_id).filter(
         Q(engram_id__in=ids) | Q(episode_id__in=episode_ids)
     )
     facts = set(evidence.values_list("fact_id", flat=True))
-    counts["fact_evidence"], _ = evidence.delete()
+    counts["fact_evidence"] = evidence.delete()[0]
     named: set[int] = set()
     if subject:
-        named = set(
-            EntityAlias.objects.filter(tenant_id=tenant_id, key=entity_key(subject)).values_list(
-                "entity_id", flat=True
-            )
-        )
-    left = set(
-        FactEvidence.objects.filter(tenant_id=tenant_id, fact_id__in=facts).values_list(
-            "fact_id", flat=True
-        )
+        aliases = EntityAlias.objects.filter(tenant_id=tenant_id, key=entity_key(subject))
+        if network_ids is not None:
+            aliases = aliases.filter(network_id__in=network_ids)
+        named = set(aliases.values_list("entity_id", flat=True))
+        named |= _merged_into(tenant_id, named)
+    left = dict(
+        FactEvidence.objects.filter(tenant_id=tenant_id, fact_id__in=facts)
+        .values("fact_id")
+        .annotate(n=Count("pk"))
+        .values_list("fact_id", "n")
     )
-    for fact_id in facts & left:  # what still says it: the count follows
-        n = FactEvidence.objects.filter(tenant_id=tenant_id, fact_id=fact_id).count()
+    for fact_id, n in left.items():  # what still says it: the count follows
         Fact.objects.filter(tenant_id=tenant_id, pk=fact_id).update(evidence_count=n)
     gone = Fact.objects.filter(tenant_id=tenant_id).filter(
-        Q(pk__in=facts - left) | Q(subject_id__in=named) | Q(object_entity_id__in=named)
+        Q(pk__in=facts - set(left)) | Q(subject_id__in=named) | Q(object_entity_id__in=named)
     )
-    Fact.objects.filter(tenant_id=tenant_id, supersedes__in=gone).update(supersedes=None)
+    rows = list(gone.values("pk", "subject_id", "object_entity_id", "supersedes_id", "status"))
+    dead = {r["pk"] for r in rows}
+    touched |= {r["subject_id"] for r in rows} | {r["object_entity_id"] for r in rows} - {None}
+    Fact.objects.filter(tenant_id=tenant_id, supersedes__in=dead).update(supersedes=None)
     counts["facts"] = gone.delete()[1].get("memory.Fact", 0)
-    unused = (
-        Entity.objects.filter(tenant_id=tenant_id, pk__in=list(touched | named))
-        .exclude(pk__in=EntityMention.objects.filter(tenant_id=tenant_id).values("entity_id"))
-        .exclude(pk__in=Fact.objects.filter(tenant_id=tenant_id).values("subject_id"))
-    )
-    Fact.objects.filter(tenant_id=tenant_id, object_entity__in=unused).update(object_entity=None)
-    counts["entities"] = unused.delete()[1].get("memory.Entity", 0)
+    for row in rows:  # the value an erased statement replaced holds again
+        before = row["supersedes_id"]
+        if row["status"] == Fact.Status.CURRENT and before is not None and before not in dead:
+            _reopen(tenant_id, before)
+    counts["entities"] = _drop_unnamed(tenant_id, touched | named, named)
     return counts
+
+
+def _merged_into(tenant_id: int, roots: set[int]) -> set[int]:
+    """Every entity merged, directly or along a chain, into one of ``roots``."""
+    found: set[int] = set()
+    frontier = set(roots)
+    while frontier:
+        frontier = (
+            set(
+                Entity.objects.filter(tenant_id=tenant_id, merged_into_id__in=frontier).values_list(
+                    "pk", flat=True
+                )
+            )
+            - found
+        )
+        found |= frontier
+    return found
+
+
+def _reopen(tenant_id: int, fact_id: int) -> None:
+    fact = Fact.objects.filter(tenant_id=tenant_id, pk=fact_id).first()
+    if (
+        fact is None
+        or Fact.objects.filter(
+            tenant_id=tenant_id,
+            subject_id=fact.subject_id,
+            network_id=fact.network_id,
+            slot=fact.slot,
+            status=Fact.Status.CURRENT,
+        ).exists()
+    ):
+        return
+    Fact.objects.filter(pk=fact.pk).update(status=Fact.Status.CURRENT, valid_to=None)
+
+
+def _drop_unnamed(tenant_id: int, candidates: set[int], named: set[int]) -> int:
+    """Delete the candidates nothing names any more (no mention, no fact about them; the
+    subject's own always), with what was merged into them; on the others, drop the aliases
+    no remaining mention or fact wrote. Returns the entities deleted."""
+    mentioned = EntityMention.objects.filter(tenant_id=tenant_id).values("entity_id")
+    about = Fact.objects.filter(tenant_id=tenant_id).values("subject_id")
+    unused = set(
+        Entity.objects.filter(tenant_id=tenant_id, pk__in=candidates)
+        .exclude(pk__in=mentioned)
+        .exclude(pk__in=about)
+        .values_list("pk", flat=True)
+    ) | (named - set(about.filter(subject_id__in=named).values_list("subject_id", flat=True)))
+    unused |= _merged_into(tenant_id, unused)
+    for entity_id in candidates - unused:
+        written = set(
+            EntityMention.objects.filter(tenant_id=tenant_id, entity_id=entity_id).values_list(
+                "name", flat=True
+            )
+        ) | set(
+            Fact.objects.filter(tenant_id=tenant_id, subject_id=entity_id).values_list(
+                "subject_name", flat=True
+            )
+        )
+        EntityAlias.objects.filter(tenant_id=tenant_id, entity_id=entity_id).exclude(
+            alias__in=written
+        ).exclude(entity__name=F("alias")).delete()
+    Fact.objects.filter(tenant_id=tenant_id, object_entity__in=unused).update(object_entity=None)
+    Entity.objects.filter(tenant_id=tenant_id, merged_into__in=unused).update(merged_into=None)
+    return (
+        Entity.objects.filter(tenant_id=tenant_id, pk__in=unused)
+        .delete()[1]
+        .get("memory.Entity", 0)
+    )
 
 
 def _lexemes(ids: list[int]) -> list[str]:

@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from datetime import timedelta
 
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from audit.actors import Actor
@@ -76,21 +76,26 @@ def job_run(*, tenant_id: int, job_id: int) -> Job | None:
                     job.save(update_fields=["lease_until"])
                     after_commit("memory.tasks.extract_episodes", tenant_id, job.pk)
                 return job
-        with rls.tenant_scope(tenant_id):
-            job.counts["entities"] = (
-                EntityMention.objects.filter(tenant_id=tenant_id, episode__job_id=job.pk)
+        with rls.tenant_scope(tenant_id), transaction.atomic():
+            done = Job.objects.select_for_update().get(pk=job.pk)
+            if done.state != Job.State.RUNNING:  # released meanwhile: the queued task reads on
+                done.lease_until = None
+                done.save(update_fields=["lease_until"])
+                return done
+            done.counts["entities"] = (
+                EntityMention.objects.filter(tenant_id=tenant_id, episode__job_id=done.pk)
                 .values("entity_id")
                 .distinct()
                 .count()
             )
-            _finish(job, Job.State.DONE, _summary(job))
+            _finish(done, Job.State.DONE, _summary(done))
             audit_record(
                 tenant_id=tenant_id,
-                actor=Actor.from_json(job.actor, default="extraction"),
+                actor=Actor.from_json(done.actor, default="extraction"),
                 verb="episodes.extract",
-                target=job,
-                target_label=job.message[:200],
-                after={k: v for k, v in job.counts.items() if not k.startswith("_")},
+                target=done,
+                target_label=done.message[:200],
+                after={k: v for k, v in done.counts.items() if not k.startswith("_")},
             )
     except (OperationalError, InterfaceError):
         raise  # the database went away: the job keeps its progress; the sweep resumes it
@@ -99,7 +104,7 @@ def job_run(*, tenant_id: int, job_id: int) -> Job | None:
         with rls.tenant_scope(tenant_id):
             _finish(job, Job.State.FAILED, "stopped at an unexpected error; what was read is kept")
         raise
-    return job
+    return done
 
 
 def _summary(job: Job) -> str:
@@ -125,21 +130,27 @@ def _finish(job: Job, state: str, message: str) -> None:
 
 def _batch(job: Job) -> bool:
     """Read the next batch of the job's unread episodes; False when none was left."""
-    fresh = Job.objects.select_for_update().get(pk=job.pk)
+    after = Job.objects.filter(pk=job.pk).values_list("counts", flat=True).get().get("_after", 0)
     episodes = list(
         Episode.objects.filter(tenant_id=job.tenant_id, job_id=job.pk)
         .exclude(extracted_with=rules.VERSION)
-        .filter(pk__gt=fresh.counts.get("_after", 0))
+        .filter(pk__gt=after)
         .order_by("pk")[:BATCH]
     )
     if not episodes:
         return False
     network = Network.objects.get(pk=job.network_id)
+    # locked while they are read: an erasure or a moderator's decision waits, or goes first
     statuses = dict(
-        Engram.objects.filter(
-            tenant_id=job.tenant_id, pk__in=[e.engram_id for e in episodes if e.engram_id]
-        ).values_list("pk", "status")
+        Engram.objects.select_for_update()
+        .filter(tenant_id=job.tenant_id, pk__in=[e.engram_id for e in episodes if e.engram_id])
+        .order_by("pk")
+        .values_list("pk", "status")
     )
+    # then the job (the order a moderator's release takes: the memory, then its job)
+    fresh = Job.objects.select_for_update().get(pk=job.pk)
+    if fresh.counts.get("_after", 0) != after:
+        return True  # a release rewound the job meanwhile: read again from where it says
     counts: Counter[str] = Counter(fresh.counts)
     errors = list(fresh.errors)
     error_count = fresh.error_count
@@ -154,8 +165,8 @@ def _batch(job: Job) -> bool:
                 Episode.objects.filter(pk=episode.pk).update(
                     extracted_with=rules.VERSION, extracted_at=now
                 )
-        except (OperationalError, InterfaceError):
-            raise
+        except (OperationalError, InterfaceError, IntegrityError):
+            raise  # a deadlock or a concurrent insert: atomic_with_retry runs the batch again
         except Exception as error:  # recorded on the job; the batch goes on
             log.exception("extracting episode %s failed", episode.pk)
             error_count += 1
@@ -213,7 +224,7 @@ def episodes_release(*, tenant: Tenant, engram: Engram, redacted: bool = False) 
         return 0
     jobs = set(episodes.exclude(extracted_with=rules.VERSION).values_list("job_id", flat=True))
     reopened = 0
-    for job in Job.objects.filter(tenant=tenant, pk__in=[j for j in jobs if j]):
+    for job in Job.objects.select_for_update().filter(tenant=tenant, pk__in=[j for j in jobs if j]):
         counts = dict(job.counts)
         counts.pop("_after", None)  # read the job's list again from the start: skips what it read
         counts["held"] = 0

@@ -61,16 +61,20 @@ def _apply(
     known = Known(current.object, current.valid_from) if current is not None else None
     action = decide(known, Stated(draft.object, when, draft.ends))
     if action is Action.CONFIRM and current is not None:
-        Fact.objects.filter(pk=current.pk).update(
-            confidence=more_confident(current.confidence, draft.confidence),
-            updated_at=timezone.now(),
-        )
-        _evidence(current, said, draft)
+        if _evidence(current, said, draft):  # new evidence only: a re-read adds nothing
+            Fact.objects.filter(pk=current.pk).update(
+                confidence=more_confident(current.confidence, draft.confidence),
+                updated_at=timezone.now(),
+            )
     elif action is Action.END and current is not None:
         Fact.objects.filter(pk=current.pk).update(
             status=Fact.Status.SUPERSEDED, valid_to=when, updated_at=timezone.now()
         )
         _evidence(current, said, draft)
+    elif action in (Action.RECORD_ENDED, Action.RECORD_PAST) and (
+        past := _past_value(network, subject, draft)
+    ):
+        _evidence(past, said, draft)  # a past value said again: more evidence, not a new row
     elif action is Action.RECORD_ENDED:
         _create(
             network,
@@ -138,15 +142,31 @@ def _create(
     return fact
 
 
-def _evidence(fact: Fact, said: Said, draft: FactDraft) -> None:
-    """One evidence row per episode and span (a redelivered episode adds none)."""
+def _past_value(network: Network, subject: Entity, draft: FactDraft) -> Fact | None:
+    return (
+        Fact.objects.filter(
+            tenant_id=network.tenant_id,
+            network=network,
+            subject=subject,
+            slot=draft.slot,
+            status=Fact.Status.SUPERSEDED,
+            object_key=value_key(draft.object)[:500],
+        )
+        .order_by("-id")
+        .first()
+    )
+
+
+def _evidence(fact: Fact, said: Said, draft: FactDraft) -> bool:
+    """One evidence row per episode and span (a redelivered episode adds none); whether it
+    added one."""
     if (
         said.episode_id is not None
         and FactEvidence.objects.filter(
             tenant_id=fact.tenant_id, fact=fact, episode_id=said.episode_id, start=draft.start
         ).exists()
     ):
-        return
+        return False
     FactEvidence.objects.create(
         tenant_id=fact.tenant_id,
         fact=fact,
@@ -158,3 +178,4 @@ def _evidence(fact: Fact, said: Said, draft: FactDraft) -> None:
         said_at=said.at,
     )
     Fact.objects.filter(pk=fact.pk).update(evidence_count=F("evidence_count") + 1)
+    return True

@@ -14,9 +14,12 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from audit.actors import Actor
 from audit.models import AuditEvent
-from memory.models import Episode, Fact, Job
+from base.errors import Conflict
+from memory.models import Entity, Episode, Fact, Job
 from memory.services import extraction
+from memory.services.entities import entity_merge
 from memory.services.erasure import erasure_run
 from memory.services.extraction import job_run
 from memory.services.maintenance import tenant_requeue_stale_work
@@ -345,3 +348,75 @@ def test_a_job_works_in_slices_under_a_lease_and_the_sweep_finds_a_lost_one(
     shown = agent.get(f"/api/v1/jobs/{job_id}").json()
     assert shown["state"] == "done" and shown["processed"] == 4 and shown["percent"] == 100
     assert shown["counts"]["supersede"] == 1 and "4 of 4 episodes read" in shown["message"]
+
+
+@pytest.mark.django_db
+def test_erasing_the_message_that_changed_a_value_brings_the_old_one_back_and_stays_in_scope(
+    cast: Cast,
+) -> None:
+    agent = client(cast, "read", "write")
+    admin = client(cast, "read", "admin")
+    body = extracted(cast, ingest(agent, CONVERSATION))
+    extracted(cast, ingest(agent, [{"speaker": "Maya", "content": "I live in Rome."}], "travel"))
+    moved = body["episodes"][3]["engram"]  # "I moved to Porto last week."
+    answer = admin.post("/api/v1/erasure", {"engram_ids": [moved]}, format="json")
+    erasure_run(tenant_id=cast.tenant.pk, erasure_id=answer.json()["id"])
+    homes = facts(agent, subject="Maya", slot="lives_in", network="default", status="any")
+    assert [(f["object"], f["status"], f["valid_to"]) for f in homes] == [
+        ("Lisbon", "current", None)
+    ]
+    # a subject erased in one network: the other network's knowledge of them stays
+    scoped = admin.post("/api/v1/erasure", {"subject": "Maya", "network": "travel"}, format="json")
+    erasure_run(tenant_id=cast.tenant.pk, erasure_id=scoped.json()["id"])
+    assert facts(agent, subject="Maya", network="travel", status="any") == []
+    assert [f["object"] for f in facts(agent, subject="Maya", slot="lives_in")] == ["Lisbon"]
+
+
+@pytest.mark.django_db
+def test_reading_an_episode_again_adds_no_evidence_confidence_or_mentions(cast: Cast) -> None:
+    agent = client(cast, "read", "write")
+    said = [
+        {"speaker": "Maya", "content": "I live in Porto now.", "external_id": "a"},
+        {"speaker": "Maya", "content": "I live in Porto, as I said.", "external_id": "b"},
+        {"speaker": "Maya", "content": "I lived in Lisbon back in 2019.", "external_id": "c"},
+    ]
+    body = extracted(cast, ingest(agent, said))
+
+    def state() -> tuple[object, ...]:
+        known = facts(agent, subject="Maya", status="any")
+        entities = agent.get("/api/v1/entities").json()["entities"]
+        return (
+            sorted((f["object"], f["evidence_count"], f["confidence"]) for f in known),
+            sorted((e["name"], e["mentions"]) for e in entities),
+        )
+
+    before = state()
+    assert [f[:2] for f in before[0]] == [("Lisbon", 1), ("Porto", 2)]  # a past value, confirmed
+    with rls.tenant_scope(cast.tenant.pk):  # a new extractor run over the same episodes
+        Episode.objects.filter(tenant=cast.tenant).update(extracted_with="")
+        Job.objects.filter(pk=body["job"]["id"]).update(state="running", counts={})
+    job_run(tenant_id=cast.tenant.pk, job_id=body["job"]["id"])
+    assert state() == before
+
+
+@pytest.mark.django_db
+def test_long_document_ids_stay_distinct_and_a_stale_merge_cannot_make_a_cycle(
+    cast: Cast,
+) -> None:
+    agent = client(cast, "read", "write")
+    text = "\n\n".join(f"Part {i}. " + "Alpha beta gamma delta. " * 60 for i in range(3))
+    answer = ingest(agent, [{"kind": "document", "content": text, "external_id": "d" * 200}])
+    assert answer.status_code == 202, answer.json()
+    chunks = answer.json()["episodes"]
+    assert len({c["engram"] for c in chunks}) == len(chunks) >= 3
+    assert all(len(c["external_id"]) <= 200 for c in chunks)
+    again = ingest(agent, [{"kind": "document", "content": text, "external_id": "d" * 200}])
+    assert {c["status"] for c in again.json()["episodes"]} == {"existing"}
+
+    extracted(cast, ingest(agent, [{"speaker": "Leo", "content": "I met Dana and Priya."}]))
+    with rls.tenant_scope(cast.tenant.pk):
+        dana, priya = (Entity.objects.get(tenant=cast.tenant, name=n) for n in ("Dana", "Priya"))
+        entity_merge(actor=Actor.system("tests"), entity=dana, into=priya)
+        with pytest.raises(Conflict):  # both objects read before the merge
+            entity_merge(actor=Actor.system("tests"), entity=priya, into=dana)
+        assert Entity.objects.get(pk=priya.pk).merged_into_id is None
