@@ -68,6 +68,7 @@ from memory.models import (
     Network,
 )
 from memory.services import lifecycle
+from memory.services.facts import fact_reopen
 from tenants import rls
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
@@ -313,7 +314,7 @@ def _erase_knowledge(
     for row in rows:  # the value an erased statement replaced holds again
         before = row["supersedes_id"]
         if row["status"] == Fact.Status.CURRENT and before is not None and before not in dead:
-            _reopen(tenant_id, before)
+            fact_reopen(tenant_id=tenant_id, fact_id=before)
     counts["entities"] = _drop_unnamed(tenant_id, touched | named, named)
     return counts
 
@@ -333,22 +334,6 @@ def _merged_into(tenant_id: int, roots: set[int]) -> set[int]:
         )
         found |= frontier
     return found
-
-
-def _reopen(tenant_id: int, fact_id: int) -> None:
-    fact = Fact.objects.filter(tenant_id=tenant_id, pk=fact_id).first()
-    if (
-        fact is None
-        or Fact.objects.filter(
-            tenant_id=tenant_id,
-            subject_id=fact.subject_id,
-            network_id=fact.network_id,
-            slot=fact.slot,
-            status=Fact.Status.CURRENT,
-        ).exists()
-    ):
-        return
-    Fact.objects.filter(pk=fact.pk).update(status=Fact.Status.CURRENT, valid_to=None)
 
 
 def _drop_unnamed(tenant_id: int, candidates: set[int], named: set[int]) -> int:

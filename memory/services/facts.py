@@ -179,3 +179,20 @@ def _evidence(fact: Fact, said: Said, draft: FactDraft) -> bool:
     )
     Fact.objects.filter(pk=fact.pk).update(evidence_count=F("evidence_count") + 1)
     return True
+
+
+def fact_reopen(*, tenant_id: int, fact_id: int) -> None:
+    """The statement that replaced this value is gone (erased): it holds again, unless its
+    slot has another current value meanwhile."""
+    fact = Fact.objects.filter(tenant_id=tenant_id, pk=fact_id).first()
+    if fact is None:
+        return
+    taken = Fact.objects.filter(
+        tenant_id=tenant_id,
+        network_id=fact.network_id,
+        subject_id=fact.subject_id,
+        slot=fact.slot,
+        status=Fact.Status.CURRENT,
+    )
+    if not taken.exists():
+        Fact.objects.filter(pk=fact.pk).update(status=Fact.Status.CURRENT, valid_to=None)
