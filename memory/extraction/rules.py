@@ -19,7 +19,7 @@ from memory.core.extract import ENTITY_RE, NOT_NAMES
 from memory.extraction.dates import find_dates, find_quantities
 from memory.extraction.types import Extraction, FactDraft, Mention, When
 
-VERSION = "rules/1"
+VERSION = "rules/2"  # 2: amounts ("added 25 postcards") and durations
 # two letters or more a word ("I" is no name), initials allowed ("J.R. Smith")
 _CAPITAL = r"[A-Z](?:[\w'&-]|\.(?=[A-Z]))+"
 # "M. Silva": initials before a name; "Lisbon and I'm": the speaker is no part of a name
@@ -94,6 +94,18 @@ IDENTITY_WORDS = (
     r"extrovert|morning person|night owl|early riser|parent|runner|cyclist|left-handed|"
     r"right-handed|diabetic|celiac|coeliac|lactose intolerant|teetotal|sober"
 )
+ADVERBS = r"just|already|now|finally|recently|also|only|actually|currently|even|since|so far"
+# verbs of tallying: the object counted is the slot ("count:postcards"), the latest count holds
+AMOUNT_VERBS = (
+    r"added|collected|completed|finished|read|written|wrote|visited|run|ran|saved|raised|"
+    r"lost|gained|sold|made|baked|planted|attended|watched|lead|led|manage|managed|mentor|"
+    r"need|needed|have|has|own|scored|earned|reached|hit|logged|done|did|taken|took"
+)
+AMOUNT_LEADS = (
+    r"a team of|a total of|about|around|over|nearly|almost|roughly|exactly|up to|more than|"
+    r"at least|another"
+)
+COUNTED = r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty"
 _BE = r"(?:am|'m|’m|is|are|'re|was|were|have been|has been|'ve been)"
 RULES = (
     _rule(
@@ -207,6 +219,24 @@ RULES = (
         "number of {obj}",
         "count:{obj}",
         0.8,
+    ),
+    _rule(
+        "amount",  # "I've added 25 new postcards", "I lead a team of 4 engineers": how many
+        rf"{SUBJECT}(?:['’]ve|\s+have|\s+had|['’]d)?(?:\s+(?i:{ADVERBS}))*"
+        rf"\s+(?P<verb>(?i:{AMOUNT_VERBS}))\s+(?:(?i:{AMOUNT_LEADS})\s+)?"
+        rf"(?P<n>\d[\d,]*|(?i:{COUNTED}))\s+(?P<adj>(?:[a-z-]+\s+){{0,2}}?)(?P<obj>[a-z]+s)\b",
+        "{verb}",
+        "count:{obj}",
+        0.6,
+    ),
+    _rule(
+        "duration",  # "I've been using my Fitbit Charge 3 for 6 months": how long, so far
+        rf"{SUBJECT}(?:['’]ve|\s+have|\s+has)\s+been\s+(?P<verb>[a-z]+ing)\s+"
+        rf"(?P<what>(?:[\w'’-]+\s+){{0,5}}?)(?i:for)\s+(?:(?i:{AMOUNT_LEADS})\s+)?"
+        rf"(?P<n>\d+|(?i:{COUNTED}|a|an))\s+(?P<obj>(?i:day|week|month|year)s?)\b",
+        "{verb} {what} for",
+        "for:{verb} {what}",
+        0.6,
     ),
     _rule(
         "owns",
@@ -339,13 +369,18 @@ RULES = (
 # an object that is a clause, not a value: "my plan is to…", "my mom is coming"
 WEAK_OBJECT = re.compile(
     r"(?i)^(?:to\b|that\b|so\b|not\b|very\b|really\b|pretty\b|kind of|sort of|a bit|going\b|"
-    r"being\b|it\b|this\b|that\b|there\b|here\b|why\b|what\b|how\b|also\b|just\b)"
+    r"being\b|it\b|this\b|that\b|there\b|here\b|why\b|what\b|how\b|also\b|just\b|"
+    r"(?:back|home|up|out|off|used|started|ready|done|sick|tired|lost)$)"
 )
 GERUND = re.compile(r"(?i)^\w+ing\b")  # "my mom is coming": an attribute's value is no verb
 ATTRIBUTE_GLUE = frozenset("is are was were be that it this to and i you we".split())
 IDENTITIES = frozenset(
     "vegetarian vegan pescatarian christian muslim jew buddhist hindu atheist introvert "
     "extrovert morning person night owl parent mother father mom dad runner cyclist".split()
+)
+UNCOUNTED = frozenset(
+    "ones things times minutes hours days weeks months years seconds bits lots kinds sorts "
+    "types ways steps questions ideas tips options".split()
 )
 FIRST_PERSON = frozenset({"i", "we", "my", "our"})
 FIRST_CONTRACTED = re.compile(r"(?i)^(?:I|we)['’](?:ve|d|ll|m|re)$")
@@ -397,6 +432,12 @@ def _fact(
         return None
     if rule.name == "count":
         value = groups["n"]
+    elif rule.name == "amount":
+        if groups["obj"].lower() in UNCOUNTED:
+            return None  # "I've read 3 ones", "I need 5 minutes": no thing counted
+        value = " ".join(part for part in (groups["n"], groups["adj"], groups["obj"]) if part)
+    elif rule.name == "duration":
+        value = f"{groups['n']} {groups['obj']}"
     keys = {k: normal(v) for k, v in groups.items()}
     keys["obj"] = normal(groups.get("obj", ""))
     if rule.name == "prefers" and groups.get("other"):

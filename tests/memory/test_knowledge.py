@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from audit.actors import Actor
 from audit.models import AuditEvent
 from base.errors import Conflict
+from memory.extraction import rules
 from memory.models import Entity, Episode, Fact, Job
 from memory.services import extraction
 from memory.services.entities import entity_merge
@@ -82,7 +83,7 @@ def test_a_conversation_becomes_facts_and_a_later_message_supersedes_with_eviden
     job = agent.get(f"/api/v1/jobs/{body['job']['id']}").json()
     assert job["state"] == "done" and job["processed"] == 4 and job["percent"] == 100
     assert job["counts"]["facts"] >= 4 and job["counts"]["supersede"] == 1
-    assert job["extractor"] == "rules/1" and job["error_count"] == 0
+    assert job["extractor"] == rules.VERSION and job["error_count"] == 0
     assert not [k for k in job["counts"] if k.startswith("_")]  # the cursor is the worker's
 
     current = {(f["subject"], f["slot"]): f for f in facts(agent, subject="Maya")}
