@@ -317,7 +317,22 @@ class RecallIn(MemoryTarget):
         'fills it from a leading "Name:" label)',
     )
 
-    blank_means_absent = ("mode", "k", "token_budget", "now", "channels", "record", "speaker")
+    facts: StrictBool = Field(
+        True,
+        description="false: memories only; true: the facts the found memories stated (their "
+        "current values; earlier ones for questions about the past) lead the context",
+    )
+
+    blank_means_absent = (
+        "mode",
+        "k",
+        "token_budget",
+        "now",
+        "channels",
+        "record",
+        "speaker",
+        "facts",
+    )
 
 
 class PrimeIn(MemoryTarget):
@@ -483,6 +498,20 @@ class RankedEngramOut(Output):
     why: WhyOut
 
 
+class KnownFactOut(Output):
+    id: int
+    subject: str
+    predicate: str
+    object: str
+    status: str = Field(description="current, or superseded (a value the slot held before)")
+    valid_from: datetime | None
+    valid_to: datetime | None
+    confidence: float
+    score: float = Field(description="the best score of a found memory that stated its slot")
+    evidence: list[int] = Field(description="found engrams that stated a value of its slot")
+    in_context: bool
+
+
 class MindOut(Output):
     """What recall and prime answer: the activated concepts, ranked memories, a packed context."""
 
@@ -495,6 +524,12 @@ class MindOut(Output):
     context: str
     context_tokens: int
     context_ids: list[int] = Field(description="the engrams `context` holds, in its order")
+    facts: list[KnownFactOut] = Field(
+        default_factory=list, description="facts the found memories stated, grouped by subject"
+    )
+    context_fact_ids: list[int] = Field(
+        default_factory=list, description="the facts `context` holds (before the memories)"
+    )
     suppressed_duplicates: int
     took_ms: float
     notice: str | None = Field(
@@ -545,6 +580,23 @@ def present_mind(mind: Mind) -> MindOut:
         context=mind.context,
         context_tokens=mind.context_tokens,
         context_ids=list(mind.context_ids),
+        facts=[
+            KnownFactOut(
+                id=f.id,
+                subject=f.subject,
+                predicate=f.predicate,
+                object=f.object,
+                status=f.status,
+                valid_from=f.valid_from,
+                valid_to=f.valid_to,
+                confidence=round(f.confidence, 3),
+                score=f.score,
+                evidence=list(f.evidence),
+                in_context=f.id in set(mind.context_fact_ids),
+            )
+            for f in mind.facts
+        ],
+        context_fact_ids=list(mind.context_fact_ids),
         suppressed_duplicates=mind.suppressed,
         took_ms=mind.took_ms,
         notice=mind.notice or None,

@@ -4,9 +4,9 @@ and how facts and entities are listed, shown, merged and split."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, StrictBool, model_validator
 
 from base.contracts import (
     NOT_BLANK,
@@ -18,6 +18,7 @@ from base.contracts import (
     QueryContract,
     Text,
     refuse,
+    whole,
 )
 from memory.contracts import (
     MAX_CONTENT_CHARS,
@@ -28,6 +29,8 @@ from memory.contracts import (
     RowId,
     Speaker,
 )
+from memory.core.guide import MAX_BUDGET as MAX_GUIDE_TOKENS
+from memory.core.guide import Guide
 from memory.models import Entity, EntityAlias, Episode, Fact, Job
 
 MAX_EPISODES = 500
@@ -266,3 +269,69 @@ class EntitySplitIn(Contract):
     )
     name: Annotated[Text, Field(min_length=1, max_length=200)] | None = None
     null_means_absent = ("name",)
+
+
+# --- the guide -----------------------------------------------------------------------------
+
+TaskText = Annotated[
+    Text,
+    Field(max_length=2000, json_schema_extra={"pattern": NOT_BLANK}),
+    AfterValidator(_not_blank),
+]
+GuideBudget = Annotated[int, Field(strict=True, ge=30, le=MAX_GUIDE_TOKENS), BeforeValidator(whole)]
+
+
+class GuideIn(MemoryTarget):
+    task: TaskText = Field(description="what the agent is about to do, in its words")
+    token_budget: GuideBudget = Field(
+        MAX_GUIDE_TOKENS, description=f"the guide's tokens at most (30 to {MAX_GUIDE_TOKENS})"
+    )
+    record: StrictBool = Field(True, description="false: look without counting an access")
+
+    blank_means_absent = ("token_budget", "record")
+
+
+CiteKind = Literal["fact", "engram"]
+Section = Literal["facts", "conflicts", "warnings", "steps", "memories"]
+
+
+class CiteOut(Output):
+    kind: CiteKind
+    id: int
+
+
+class GuideLineOut(Output):
+    section: Section
+    text: str
+    cites: list[CiteOut]
+
+
+class GuideOut(Output):
+    network: str
+    task: str
+    guide: str = Field(description="the lines, rendered as quoted data within the budget")
+    tokens: int
+    lines: list[GuideLineOut]
+    made_by: Literal["template"] = Field(description="template (deterministic) or the LLM")
+    took_ms: float
+    notice: str | None = None
+
+
+def present_guide(network: str, task: str, guide: Guide, took_ms: float, notice: str) -> GuideOut:
+    return GuideOut(
+        network=network,
+        task=task,
+        guide=guide.text,
+        tokens=guide.tokens,
+        lines=[
+            GuideLineOut(
+                section=cast(Section, line.section),
+                text=line.text,
+                cites=[CiteOut(kind=cast(CiteKind, c.kind), id=c.id) for c in line.cites],
+            )
+            for line in guide.lines
+        ],
+        made_by="template",
+        took_ms=took_ms,
+        notice=notice or None,
+    )

@@ -89,3 +89,17 @@ def decide(current: Known | None, stated: Stated) -> Action:
 def more_confident(confidence: float, added: float) -> float:
     """Independent evidence: 1 - (1 - c)(1 - c'), kept under 1."""
     return min(0.99, 1 - (1 - confidence) * (1 - added))
+
+
+# a question about what held before: recall then shows the values a slot held, not only its
+# current one ("where did I initially keep…", "what did I use before…", "how many did I lead
+# when I started")
+PAST = re.compile(
+    r"(?i)\b(?:initially|originally|previously|formerly|earlier|at first|in the beginning|"
+    r"used to|before|prior to|back then|back when|first|when (?:I|we) (?:just )?(?:started|"
+    r"began|joined|moved)|had (?:been|I|we)|change[ds]?|changed from|last time)\b"
+)
+
+
+def asks_about_past(question: str) -> bool:
+    return PAST.search(question) is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,23 @@ class RankedEngram:
     why: Why
 
 
+@dataclass(frozen=True)
+class KnownFact:
+    """A fact recall found through the memories that said it: the slot's current value, or
+    (for a question about the past) a value it held before."""
+
+    id: int
+    subject: str
+    predicate: str
+    object: str
+    status: str  # current | superseded
+    valid_from: datetime | None
+    valid_to: datetime | None
+    confidence: float
+    score: float  # the best score of a memory that said a value of its slot
+    evidence: tuple[int, ...] = ()  # engram ids among the candidates that said it
+
+
 @dataclass
 class Mind:
     network: str
@@ -54,6 +72,8 @@ class Mind:
     context: str = ""
     context_tokens: int = 0
     context_ids: tuple[int, ...] = ()  # the engrams the context holds, within the budget
+    facts: list[KnownFact] = field(default_factory=list)
+    context_fact_ids: tuple[int, ...] = ()  # the facts the context holds
     suppressed: int = 0  # near-duplicates left out
     took_ms: float = 0.0
     notice: str = ""  # said when the network holds no memories

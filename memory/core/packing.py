@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memory.core.mind import KnownFact
 from memory.core.text import estimate_tokens
 
 
@@ -34,6 +35,7 @@ class Packed:
     text: str
     tokens: int
     ids: tuple[int, ...]
+    fact_ids: tuple[int, ...] = ()
 
 
 HEADER = (
@@ -91,32 +93,77 @@ FENCE_TOKENS = estimate_tokens('<memories id="0123456789ab">\n</memories id="012
 
 FLOOR_SHARE = 0.15  # of the top score: below it a memory is padding, not context
 FLOOR = 0.05  # and below this, whatever the top
+FACT_SHARE = 0.4  # of the budget, at most, for facts: the memories that said them come next
 
 
-def pack(items: Sequence[Packable], budget: int) -> Packed:
-    """Take memories in rank order while they fit (a long relevant memory is not traded for
-    several short weak ones), skipping those that do not fit and those under the relevance
-    floor; render them in rank order. The reported count is of the rendered text, and never
-    exceeds ``budget``."""
-    if budget <= 0 or not items:
+def fact_text(fact: KnownFact) -> str:
+    """ "works at: Globex, since 2024-03-01"; a past value says when it held."""
+    said = f"{fact.predicate}: {fact.object}"
+    start = f"{fact.valid_from:%Y-%m-%d}" if fact.valid_from else "?"
+    if fact.status == "current":
+        return f"{said}, since {start}" if fact.valid_from else said
+    end = f"{fact.valid_to:%Y-%m-%d}" if fact.valid_to else "?"
+    return f"earlier {said}, {start} to {end}"
+
+
+def fact_lines(facts: Sequence[KnownFact]) -> list[str]:
+    """One line per subject, in the order the subjects first come: its facts, each citing its
+    id, current values before past ones."""
+    by_subject: dict[str, list[KnownFact]] = {}
+    for fact in facts:
+        by_subject.setdefault(fact.subject, []).append(fact)
+    lines = []
+    for subject, held in by_subject.items():
+        held = sorted(held, key=lambda f: f.status != "current")  # stable: rank order within
+        said = "; ".join(f"{defang(fact_text(f))} (fact #{f.id})" for f in held)
+        lines.append(f"- [facts of {defang(subject)}] {said}")
+    return lines
+
+
+def pack(items: Sequence[Packable], budget: int, facts: Sequence[KnownFact] = ()) -> Packed:
+    """Facts first (the best, within FACT_SHARE of the budget, grouped by subject), then
+    memories in rank order while they fit (a long relevant memory is not traded for several
+    short weak ones), skipping those that do not fit and those under the relevance floor;
+    rendered in rank order. The reported count is of the rendered text, and never exceeds
+    ``budget``."""
+    if budget <= 0 or not (items or facts):
         return Packed("", 0, ())
-    top = max(item.score for item in items)
+    top = max([item.score for item in items] + [fact.score for fact in facts])
     floor = max(FLOOR, FLOOR_SHARE * top)
     header_tokens = estimate_tokens(HEADER) + 1 + FENCE_TOKENS
+    chosen_facts: list[KnownFact] = []
+    facts_cost = 0
+    for fact in sorted(facts, key=lambda f: (-f.score, f.status != "current", f.id)):
+        if fact.score < floor:
+            continue
+        trial = [*chosen_facts, fact]
+        cost = estimate_tokens("\n".join(fact_lines(trial))) + 1
+        if cost <= budget * FACT_SHARE and header_tokens + cost <= budget:
+            chosen_facts, facts_cost = trial, cost
     lines = {item.id: line_for(item) for item in items}
     costs = {item.id: estimate_tokens(lines[item.id]) + 1 for item in items}
-    remaining = budget - header_tokens
+    remaining = budget - header_tokens - facts_cost
     ordered: list[Packable] = []
     for item in sorted(items, key=lambda i: (-i.score, i.id)):
         if item.score >= floor and costs[item.id] <= remaining:
             ordered.append(item)
             remaining -= costs[item.id]
-    if not ordered:
+    if not ordered and not chosen_facts:
         return Packed("", 0, ())
-    text = render([lines[item.id] for item in ordered])
+
+    def rendered() -> str:
+        body = fact_lines(chosen_facts) + [lines[item.id] for item in ordered]
+        return render(body) if body else ""
+
+    text = rendered()
     tokens = estimate_tokens(text)
-    while tokens > budget and ordered:  # newline joins are counted already; belt and braces
-        ordered.pop()
-        text = render([lines[item.id] for item in ordered]) if ordered else ""
+    while tokens > budget and (ordered or chosen_facts):  # belt and braces
+        (ordered or chosen_facts).pop()
+        text = rendered()
         tokens = estimate_tokens(text)
-    return Packed(text, tokens, tuple(item.id for item in ordered))
+    return Packed(
+        text,
+        tokens,
+        tuple(item.id for item in ordered),
+        tuple(fact.id for fact in chosen_facts),
+    )

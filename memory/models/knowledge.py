@@ -327,6 +327,8 @@ class FactEvidence(models.Model):
         indexes = [
             models.Index(fields=["tenant", "fact"], name="factevidence_tenant_fact"),
             models.Index(fields=["tenant", "episode"], name="factevidence_tenant_episode"),
+            # recall reaches facts through the memories it found
+            models.Index(fields=["tenant", "engram"], name="factevidence_tenant_engram"),
         ]
 
     def __str__(self) -> str:

@@ -30,7 +30,8 @@ from base.redis_client import guarded
 from memory.contracts import RecallIn
 from memory.core.activation import MODES, OutEdges, path_to, spread
 from memory.core.hebbian import base_level_activation
-from memory.core.mind import ActivatedCue, Mind, RankedEngram, Why
+from memory.core.knowledge import asks_about_past
+from memory.core.mind import ActivatedCue, KnownFact, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
 from memory.core.ranking import (
     DUPLICATE_COSINE,
@@ -74,6 +75,8 @@ class RecallOptions:
     record: bool = True  # count the access (the dashboard's playground looks without touching)
     source: str = "api"  # who asked: api, mcp, dashboard (for the activity log)
     speaker: str | None = None  # only this speaker's memories (metadata.speaker, any case)
+    facts: bool = True  # the facts the found memories stated (knowledge), before them
+    past: bool | None = None  # earlier values of their slots too (None: if the query asks)
 
     @classmethod
     def of(cls, request: RecallIn, *, record: bool = True, source: str = "api") -> RecallOptions:
@@ -87,6 +90,7 @@ class RecallOptions:
             record=record and request.record,
             source=source,
             speaker=request.speaker,
+            facts=request.facts,
         )
 
 
@@ -668,11 +672,124 @@ def _run(
                 ),
             )
         )
+    if query and options.facts:
+        past = options.past
+        if past is None:
+            past = asks_about_past(query) or (window is not None and window.end <= now)
+        mind.facts = _known_facts(network, scored, past, frozenset(content_lemmas(query)))
     packed = pack(
         [Packable(e.id, e.type, e.content, e.score, e.token_count) for e in mind.engrams],
         options.token_budget,
+        mind.facts,
     )
     mind.context, mind.context_tokens, mind.context_ids = packed.text, packed.tokens, packed.ids
+    mind.context_fact_ids = packed.fact_ids
+
+
+FACT_POOL = 60  # the best candidates whose facts are looked up
+FACT_SLOTS = 8  # subject-and-slot pairs shown at most
+PAST_VALUES = 2  # earlier values shown per slot, for a question about the past
+FACT_UNMATCHED = 0.6  # a fact none of whose words the question names keeps this share
+
+
+def _share(asked: frozenset[str], predicate: str, obj: str) -> float:
+    """How much of what a fact says the question asked about (its words' lemmas)."""
+    said = set(content_lemmas(f"{predicate} {obj}"))
+    return len(said & asked) / len(said) if said else 0.0
+
+
+def _known_facts(
+    network: Network, scored: list[Scored], past: bool, asked: frozenset[str]
+) -> list[KnownFact]:
+    """Facts through the memories that said them: every slot (subject and slot) a value of
+    which the best candidates stated, scored by the best such memory, gives its *current*
+    value — even when the memory that said it ranked nowhere (the old value's message found
+    it). With ``past`` (a question about the past, or about a window before now), the slot's
+    earlier values too. Only facts still said by an active memory are shown (a hidden or
+    erased one takes its facts with it)."""
+    best = sorted(scored, key=lambda s: -s.score)[:FACT_POOL]
+    score_of = {s.candidate.id: s.score for s in best}
+    if not score_of:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT f.subject_id, f.slot, fe.engram_id FROM memory_factevidence fe
+              JOIN memory_fact f ON f.tenant_id = fe.tenant_id AND f.id = fe.fact_id
+             WHERE fe.tenant_id = %s AND f.network_id = %s AND fe.engram_id = ANY(%s)
+            """,
+            [network.tenant_id, network.pk, list(score_of)],
+        )
+        slots: dict[tuple[int, str], tuple[float, set[int]]] = {}
+        for subject_id, slot, engram_id in cursor.fetchall():
+            held, said = slots.get((subject_id, slot), (0.0, set()))
+            slots[(subject_id, slot)] = (max(held, score_of[engram_id]), said | {engram_id})
+        if not slots:
+            return []
+        top = sorted(slots.items(), key=lambda kv: (-kv[1][0], kv[0]))[:FACT_SLOTS]
+        cursor.execute(
+            """
+            SELECT f.id, f.subject_id, f.slot, s.name, f.predicate, f.object, f.status,
+                   f.valid_from, f.valid_to, f.confidence
+              FROM memory_fact f
+              JOIN memory_entity s ON s.tenant_id = f.tenant_id AND s.id = f.subject_id
+              JOIN unnest(%s::bigint[], %s::text[]) AS w(subject_id, slot)
+                ON w.subject_id = f.subject_id AND w.slot = f.slot
+             WHERE f.tenant_id = %s AND f.network_id = %s AND (f.status = 'current' OR %s)
+               AND EXISTS (SELECT 1 FROM memory_factevidence fe JOIN memory_engram e
+                              ON e.tenant_id = fe.tenant_id AND e.id = fe.engram_id
+                           WHERE fe.tenant_id = f.tenant_id AND fe.fact_id = f.id
+                             AND e.status = 'active')
+             ORDER BY f.valid_to DESC NULLS FIRST, f.id DESC
+            """,
+            [
+                [key[0] for key, _ in top],
+                [key[1] for key, _ in top],
+                network.tenant_id,
+                network.pk,
+                past,
+            ],
+        )
+        rows = cursor.fetchall()
+    order = {key: i for i, (key, _) in enumerate(top)}
+    found: list[tuple[int, bool, KnownFact]] = []
+    earlier: dict[tuple[int, str], int] = {}
+    for fid, subject_id, slot, name, predicate, obj, status, start, end, confidence in rows:
+        key = (subject_id, slot)
+        if status != "current":
+            earlier[key] = earlier.get(key, 0) + 1
+            if earlier[key] > PAST_VALUES:
+                continue
+        relevance, said = slots[key]
+        found.append(
+            (
+                order[key],
+                status != "current",
+                KnownFact(
+                    id=fid,
+                    subject=name,
+                    predicate=predicate,
+                    object=obj,
+                    status=status,
+                    valid_from=start,
+                    valid_to=end,
+                    confidence=float(confidence),
+                    score=round(
+                        relevance
+                        * (0.5 + 0.5 * float(confidence))
+                        * (FACT_UNMATCHED + (1 - FACT_UNMATCHED) * _share(asked, predicate, obj)),
+                        4,
+                    ),
+                    evidence=tuple(sorted(said)),
+                ),
+            )
+        )
+    # the slots in the order of their best value's score; within a slot, current value first
+    slot_best: dict[int, float] = {}
+    for slot, _, fact in found:
+        slot_best[slot] = max(slot_best.get(slot, 0.0), fact.score)
+    found.sort(key=lambda f: (-slot_best[f[0]], f[0], f[1]))
+    return [fact for *_, fact in found]
 
 
 def _twins(network: Network, scored: list[Scored], k: int) -> frozenset[frozenset[int]]:

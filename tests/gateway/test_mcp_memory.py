@@ -7,7 +7,10 @@ from typing import Any
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from rest_framework.test import APIClient
 
+from memory.services.extraction import job_run
+from tests.conftest import bearer
 from tests.factories import make_cast, make_key
 from tests.gateway.test_mcp import run
 
@@ -193,3 +196,30 @@ def test_forget_deletes_or_proposes_over_mcp(live_url: str) -> None:
     assert "Proposed deleting" in text(proposed) and "moderation item" in text(proposed)
     assert missing.is_error
     assert "Retro is on Friday" in text(recalled) and "Standup is at nine" not in text(recalled)
+
+
+def test_an_agent_gets_a_guide_over_mcp_that_cites_facts_and_memories(live_url: str) -> None:
+    cast = make_cast()
+    _, secret = make_key(cast.tenant)
+    said = [
+        {"speaker": "Maya", "content": "I live in Lisbon.", "occurred_at": "2024-01-10T09:00:00Z"},
+        {"speaker": "Maya", "content": "I moved to Porto.", "occurred_at": "2024-03-02T09:00:00Z"},
+    ]
+    answer = bearer(APIClient(), secret).post(
+        "/api/v1/episodes", {"network": "team", "episodes": said}, format="json"
+    )
+    job_run(tenant_id=cast.tenant.pk, job_id=answer.json()["job"]["id"])
+    guided, bad, nowhere = calls(
+        f"{live_url}/t/acme/mcp",
+        secret,
+        ("guide", {"network": "team", "task": "send Maya's parcel to where she lives"}),
+        ("guide", {"network": "team", "task": "x", "token_budget": 5000}),
+        ("guide", {"network": "nowhere", "task": "send the parcel"}),
+    )
+    assert not guided.is_error, text(guided)
+    body = text(guided)
+    assert "Maya lives in: Porto" in body and "(fact #" in body
+    assert "Lisbon" in body and "became Porto" in body  # the changed value, flagged
+    assert "<memories id=" in body and "Next steps" in body
+    assert bad.is_error and "token_budget" in text(bad)
+    assert nowhere.is_error and "nowhere" in text(nowhere)

@@ -8,7 +8,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp
 
-from gateway.mcp_server.tools import account, memory, roles
+from gateway.mcp_server.tools import account, knowledge, memory, roles
 from gateway.mcp_server.tools.common import built_tools
 
 INSTRUCTIONS = (
@@ -27,7 +27,7 @@ server = MCPServer(
     version="0.1.0",
     tools=built_tools(),
 )
-TOOL_MODULES = (account, memory, roles)  # importing them registers their tools
+TOOL_MODULES = (account, knowledge, memory, roles)  # importing them registers their tools
 
 
 def transport_security() -> TransportSecuritySettings:

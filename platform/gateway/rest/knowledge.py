@@ -24,17 +24,21 @@ from memory.contracts.knowledge import (
     FactFilters,
     FactOut,
     FactPage,
+    GuideIn,
+    GuideOut,
     IngestedOut,
     JobOut,
     present_entity,
     present_episode,
     present_fact,
+    present_guide,
     present_job,
 )
 from memory.models import Entity, Fact, Network
 from memory.selectors import knowledge
 from memory.services.entities import entity_merge, entity_split
 from memory.services.episodes import episodes_ingest
+from memory.services.guide import network_guide
 
 
 class EpisodesView(MemoryAPIView):
@@ -57,6 +61,28 @@ class EpisodesView(MemoryAPIView):
             episodes=[present_episode(i, e, created) for i, e, created in done.episodes],
         )
         return answer(out, status=202)
+
+
+class GuideView(MemoryAPIView):
+    """The task at hand distilled from memory: key facts, what changed, warnings, the steps
+    that worked, the other relevant memories — each line citing its units, ≤ 300 tokens."""
+
+    required_scope = "read"
+
+    @extend_schema(request=GuideIn, responses=with_errors(GuideOut), summary="Guide for a task")
+    def post(self, request: Request) -> Response:
+        data = self.body(GuideIn)
+        target = self.target(data)
+        mind, guide, took_ms = network_guide(
+            tenant=self.tenant,
+            actor=self.actor,
+            network_key=target.key,
+            task=data.task,
+            token_budget=data.token_budget,
+            record=data.record,
+            missing_ok=target.missing_ok,
+        )
+        return answer(present_guide(target.key, data.task, guide, took_ms, mind.notice))
 
 
 class JobView(TenantAPIView):

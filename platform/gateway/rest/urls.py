@@ -30,6 +30,7 @@ urlpatterns = [
         name="api-engram-history",
     ),
     path("episodes", knowledge.EpisodesView.as_view(), name="api-episodes"),
+    path("guide", knowledge.GuideView.as_view(), name="api-guide"),
     path("jobs/<int:job_id>", knowledge.JobView.as_view(), name="api-job"),
     path("facts", knowledge.FactListView.as_view(), name="api-facts"),
     path("facts/<int:fact_id>", knowledge.FactDetailView.as_view(), name="api-fact"),

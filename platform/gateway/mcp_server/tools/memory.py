@@ -36,6 +36,7 @@ from memory.contracts import (
     present_mind,
 )
 from memory.core import packing
+from memory.core.mind import KnownFact
 from memory.core.packing import defang
 from memory.services.engrams import engram_remove
 from memory.services.recall import RecallOptions, network_prime, network_recall
@@ -45,15 +46,32 @@ from memory.services.remember import engrams_remember, present_remembered
 def render_mind(mind: MindOut, *, title: str) -> str:
     """The memories that fit the token budget, most relevant first, each with why it came."""
     shown = [e for e in mind.engrams if e.in_context]
-    if not shown:
+    known = [
+        KnownFact(
+            id=f.id,
+            subject=f.subject,
+            predicate=f.predicate,
+            object=f.object,
+            status=f.status,
+            valid_from=f.valid_from,
+            valid_to=f.valid_to,
+            confidence=f.confidence,
+            score=f.score,
+        )
+        for f in mind.facts
+        if f.in_context
+    ]
+    if not shown and not known:
         head = f"{title}: nothing found in network `{mind.network}`."
         return head + (f"\n{mind.notice}" if mind.notice else "")
     lines = [
-        f"{title}: {len(shown)} memories from network `{mind.network}` "
+        f"{title}: {len(shown)} memories"
+        + (f" and {len(known)} facts they stated" if known else "")
+        + f" from network `{mind.network}` "
         f"({mind.context_tokens} tokens), {len(mind.cues)} concepts activated, "
         f"{mind.took_ms:.0f} ms."
     ]
-    items = []
+    items = packing.fact_lines(known)
     for rank, engram in enumerate(shown, 1):
         why = "+".join(engram.why.channels)
         path = f"; via {' → '.join(engram.why.path)}" if len(engram.why.path) > 1 else ""
@@ -153,7 +171,7 @@ async def recall(
     mind, state = await in_tenant(principal, work)
     text = render_mind(mind, title=f"Recall “{query}”" if query else "Recall (no query)")
     return text + next_steps(
-        "Use what is relevant; cite memories by #id when you rely on them.",
+        "Use what is relevant; cite memories by #id (facts by fact #id) when you rely on them.",
         "Nothing useful? Try other words, or mode=creative for wider associations.",
         "`remember` new facts, relations (LINK) or procedures (PATTERN) before you finish.",
         state=state,
