@@ -82,6 +82,7 @@ bench-firewall: install
 
 bench-knowledge: install
 	$(PY) bench/knowledge.py $(KNOWLEDGE_ARGS)
+	$(PY) -m config.embedded --profile bench -- $(PY) bench/knowledge_recall.py $(KNOWLEDGE_RECALL_ARGS)
 
 # The same on MemoryBank, against gold evidence labelled in bench/data (see bench/memorybank.py).
 bench-memorybank: install

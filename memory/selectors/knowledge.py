@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Q, QuerySet
@@ -107,3 +108,54 @@ def aliases_of(*, tenant: Tenant, entities: list[Entity]) -> dict[int, list[Enti
     for alias in EntityAlias.objects.filter(tenant=tenant, entity_id__in=list(out)):
         out[alias.entity_id].append(alias)
     return out
+
+
+def jobs_for_network(*, tenant: Tenant, network: Network, limit: int = 10) -> list[Job]:
+    return list(
+        Job.objects.filter(tenant=tenant, network=network).order_by("-created_at", "-id")[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class SlotTimeline:
+    slot: str
+    predicate: str
+    values: list[Fact]  # oldest first; the last current one is the value now
+
+    @property
+    def current(self) -> Fact | None:
+        return next((f for f in reversed(self.values) if f.status == Fact.Status.CURRENT), None)
+
+
+@dataclass(frozen=True)
+class SubjectFacts:
+    subject: Entity
+    slots: list[SlotTimeline]
+
+
+def facts_by_subject(
+    *, tenant: Tenant, network: Network, subjects: int = 30
+) -> list[SubjectFacts]:
+    """The network's subjects with the most facts, each slot's values oldest first (a
+    timeline: superseded values, then the current one)."""
+    facts = list(
+        Fact.objects.filter(tenant=tenant, network=network)
+        .select_related("subject")
+        .order_by("subject_id", "slot", "valid_from", "created_at", "id")[:2000]
+    )
+    grouped: dict[int, dict[str, list[Fact]]] = {}
+    names: dict[int, Entity] = {}
+    for fact in facts:
+        names[fact.subject_id] = fact.subject
+        grouped.setdefault(fact.subject_id, {}).setdefault(fact.slot, []).append(fact)
+    ranked = sorted(grouped, key=lambda s: (-len(grouped[s]), names[s].name.lower()))
+    return [
+        SubjectFacts(
+            subject=names[subject_id],
+            slots=[
+                SlotTimeline(slot=slot, predicate=values[-1].predicate, values=values)
+                for slot, values in sorted(grouped[subject_id].items())
+            ],
+        )
+        for subject_id in ranked[:subjects]
+    ]
