@@ -133,9 +133,7 @@ class SubjectFacts:
     slots: list[SlotTimeline]
 
 
-def facts_by_subject(
-    *, tenant: Tenant, network: Network, subjects: int = 30
-) -> list[SubjectFacts]:
+def facts_by_subject(*, tenant: Tenant, network: Network, subjects: int = 30) -> list[SubjectFacts]:
     """The network's subjects with the most facts, each slot's values oldest first (a
     timeline: superseded values, then the current one)."""
     facts = list(
