@@ -38,6 +38,7 @@ from mcp.types import Tool
 
 from audit.models import AuditEvent
 from memory.models import Cue, ImportJob
+from memory.services.extraction import job_run
 from tenants import rls
 from tenants.models import Invitation, Membership, Tenant
 from tests.factories import PASSWORD, add_member, make_key, make_tenant, make_user
@@ -108,6 +109,14 @@ REST_OBJECTS: list[tuple[str, str, Body]] = [
     ("POST", "/api/v1/engrams/{engram}/restore", None),
     ("GET", "/api/v1/erasure/{erasure}", None),
     ("GET", "/api/v1/moderation?network={net}&state=any", None),
+    ("GET", "/api/v1/jobs/{xjob}", None),
+    ("GET", "/api/v1/facts/{fact}", None),
+    ("GET", "/api/v1/facts?network={net}&status=any", None),
+    ("GET", "/api/v1/entities/{entity}", None),
+    ("GET", "/api/v1/entities?network={net}", None),
+    ("POST", "/api/v1/entities/{entity}/merge", {"into": "{entity}"}),
+    ("POST", "/api/v1/entities/{entity}/split", {"aliases": ["Olga"]}),
+    ("POST", "/api/v1/guide", {"network": "{net}", "task": "where does Olga work"}),
 ]
 # B's own lists and searches, given A's cursors and ids as filters: B's rows or nothing.
 REST_OWN: list[tuple[str, str, Body]] = [
@@ -137,6 +146,11 @@ REST_OWN: list[tuple[str, str, Body]] = [
     ("GET", "/api/v1/moderation?state=any", None),
     ("GET", "/api/v1/moderation?cursor={audit}", None),
     ("GET", "/api/v1/moderation/policy", None),
+    ("GET", "/api/v1/facts?status=any", None),
+    ("GET", "/api/v1/facts?subject=Olga&status=any", None),
+    ("GET", "/api/v1/entities?q=Olga", None),
+    ("POST", "/api/v1/guide", {"network": "default", "task": "where does Olga work"}),
+    ("POST", "/api/v1/recall", {"network": "default", "query": "Olga work vault"}),
 ]
 TENANT_HEADERS = ("X-Tenant", "X-Tenant-Slug", "X-Tenant-Id", "X-Workspace")
 
@@ -150,7 +164,8 @@ def pages(text: str) -> list[tuple[str, Body]]:
 WORKSPACE_PAGES = pages("""
     / /connect/ /keys/ /members/ /audit/ /audit/?cursor={audit_page} /audit/?cursor={audit}
     /audit/?actor=api_key:{key} /audit/?actor=user:{owner} /memory/ /import/ /roles/ /roles/new/
-    /role-resources/ /role-resources/new/ /moderation/ /moderation/?state=any
+    /role-resources/ /role-resources/new/ /moderation/ /moderation/?state=any /knowledge/
+    /knowledge/?network={net}
 """)
 NETWORK_PAGES = pages("""
     /memory/{net}/ /memory/{net}/?cursor={browse} /memory/{net}/?cursor={engrams}&sort=strongest
@@ -161,6 +176,7 @@ OBJECT_PAGES = pages("""
     /memory/{net}/engrams/{engram}/ /memory/{net}/engrams/{engram}/?edit=1
     /memory/{net}/graph/?cue={cue} /memory/{net}/graph.json?cue={cue} /memory/{net}/cues/{cue}/
     /import/{job}/ /roles/{role}/ /roles/{role}/history/ /role-resources/knowledge/{resource}/
+    /knowledge/jobs/{xjob}/ /knowledge/facts/{fact}/
 """)
 ROLE_CHECK: list[tuple[str, Body]] = [("/roles/check", {"source": BORROWING, "kind": "role"})]
 WORKSPACE_WRITES: list[tuple[str, Body]] = [
@@ -464,6 +480,16 @@ def build_tenant_a(url: str, canary: str, tag: str) -> TenantA:
         held_id = ok(api.post("/api/v1/remember", json={"engrams": [held]}), 201)["engrams"][0]
         items = [i["id"] for i in ok(api.get("/api/v1/moderation"))["items"]]
         erased = ok(api.post("/api/v1/erasure", json={"engram_ids": [held_id["id"]]}), 202)
+        said = [
+            {"speaker": "Olga", "content": f"I work at Vault{canary} and I live in Lisbon."},
+            {"speaker": "Olga", "content": f"I moved to Porto. My code is {canary}-knowledge."},
+        ]
+        episodes = {"network": networks[0], "episodes": said}
+        xjob = ok(api.post("/api/v1/episodes", json=episodes), 202)["job"]["id"]
+        job_run(tenant_id=tenant.pk, job_id=xjob)
+        facts = [f["id"] for f in ok(api.get("/api/v1/facts?status=any"))["facts"]]
+        entities = [e["id"] for e in ok(api.get("/api/v1/entities"))["entities"]]
+        assert facts and entities, "tenant A's knowledge was not built"
         cursors = {
             "engrams": ok(api.get("/api/v1/engrams?limit=2"))["next_cursor"],
             "network": ok(api.get(f"/api/v1/engrams?network={networks[0]}&limit=2"))["next_cursor"],
@@ -485,6 +511,9 @@ def build_tenant_a(url: str, canary: str, tag: str) -> TenantA:
         "owner": [owner.pk],
         "item": items[:1],
         "erasure": [erased["id"]],
+        "xjob": [xjob],
+        "fact": facts[:3],
+        "entity": entities[:2],
     }
     return TenantA(
         tenant=tenant,
