@@ -58,7 +58,8 @@ class KnownFact:
     valid_to: datetime | None
     confidence: float
     score: float  # the best score of a memory that said a value of its slot
-    evidence: tuple[int, ...] = ()  # engram ids among the candidates that said it
+    evidence: tuple[int, ...] = ()  # engram ids among the candidates that said its slot
+    said_by: tuple[int, ...] = ()  # the engrams that stated this value (its own evidence)
 
 
 @dataclass

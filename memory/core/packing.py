@@ -121,33 +121,37 @@ def fact_lines(facts: Sequence[KnownFact]) -> list[str]:
 
 
 def pack(items: Sequence[Packable], budget: int, facts: Sequence[KnownFact] = ()) -> Packed:
-    """Facts first (the best, within FACT_SHARE of the budget, grouped by subject), then
-    memories in rank order while they fit (a long relevant memory is not traded for several
-    short weak ones), skipping those that do not fit and those under the relevance floor;
-    rendered in rank order. The reported count is of the rendered text, and never exceeds
-    ``budget``."""
+    """Memories in rank order while they fit (a long relevant memory is not traded for several
+    short weak ones), skipping those that do not fit and those under the relevance floor. Then
+    the facts that say something those memories do not (a fact whose own statement is packed
+    adds nothing), within FACT_SHARE of the budget, the weakest memories making room; facts
+    render first, grouped by subject, then the memories in rank order. The reported count is
+    of the rendered text, and never exceeds ``budget``."""
     if budget <= 0 or not (items or facts):
         return Packed("", 0, ())
     top = max([item.score for item in items] + [fact.score for fact in facts])
     floor = max(FLOOR, FLOOR_SHARE * top)
     header_tokens = estimate_tokens(HEADER) + 1 + FENCE_TOKENS
-    chosen_facts: list[KnownFact] = []
-    facts_cost = 0
-    for fact in sorted(facts, key=lambda f: (-f.score, f.status != "current", f.id)):
-        if fact.score < floor:
-            continue
-        trial = [*chosen_facts, fact]
-        cost = estimate_tokens("\n".join(fact_lines(trial))) + 1
-        if cost <= budget * FACT_SHARE and header_tokens + cost <= budget:
-            chosen_facts, facts_cost = trial, cost
     lines = {item.id: line_for(item) for item in items}
     costs = {item.id: estimate_tokens(lines[item.id]) + 1 for item in items}
-    remaining = budget - header_tokens - facts_cost
+    remaining = budget - header_tokens
     ordered: list[Packable] = []
     for item in sorted(items, key=lambda i: (-i.score, i.id)):
         if item.score >= floor and costs[item.id] <= remaining:
             ordered.append(item)
             remaining -= costs[item.id]
+    packed = {item.id for item in ordered}
+    chosen_facts: list[KnownFact] = []
+    facts_cost = 0
+    for fact in sorted(facts, key=lambda f: (-f.score, f.status != "current", f.id)):
+        if fact.score < floor or (fact.said_by and set(fact.said_by) <= packed):
+            continue
+        trial = [*chosen_facts, fact]
+        cost = estimate_tokens("\n".join(fact_lines(trial))) + 1
+        if cost <= budget * FACT_SHARE and header_tokens + cost <= budget:
+            chosen_facts, facts_cost = trial, cost
+    while ordered and remaining < facts_cost:  # the weakest memories make room
+        remaining += costs[ordered.pop().id]
     if not ordered and not chosen_facts:
         return Packed("", 0, ())
 

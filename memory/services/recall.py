@@ -689,7 +689,6 @@ def _run(
 FACT_POOL = 60  # the best candidates whose facts are looked up
 FACT_SLOTS = 8  # subject-and-slot pairs shown at most
 PAST_VALUES = 2  # earlier values shown per slot, for a question about the past
-FACT_UNMATCHED = 0.6  # a fact none of whose words the question names keeps this share
 
 
 def _share(asked: frozenset[str], predicate: str, obj: str) -> float:
@@ -730,7 +729,10 @@ def _known_facts(
         cursor.execute(
             """
             SELECT f.id, f.subject_id, f.slot, s.name, f.predicate, f.object, f.status,
-                   f.valid_from, f.valid_to, f.confidence
+                   f.valid_from, f.valid_to, f.confidence,
+                   ARRAY(SELECT fe.engram_id FROM memory_factevidence fe
+                          WHERE fe.tenant_id = f.tenant_id AND fe.fact_id = f.id
+                            AND fe.engram_id IS NOT NULL ORDER BY fe.engram_id)
               FROM memory_fact f
               JOIN memory_entity s ON s.tenant_id = f.tenant_id AND s.id = f.subject_id
               JOIN unnest(%s::bigint[], %s::text[]) AS w(subject_id, slot)
@@ -754,8 +756,11 @@ def _known_facts(
     order = {key: i for i, (key, _) in enumerate(top)}
     found: list[tuple[int, bool, KnownFact]] = []
     earlier: dict[tuple[int, str], int] = {}
-    for fid, subject_id, slot, name, predicate, obj, status, start, end, confidence in rows:
+    for fid, subject_id, slot, name, predicate, obj, status, start, end, confidence, by in rows:
         key = (subject_id, slot)
+        share = _share(asked, predicate, obj)
+        if not share:
+            continue  # a fact none of whose words the question names only takes room
         if status != "current":
             earlier[key] = earlier.get(key, 0) + 1
             if earlier[key] > PAST_VALUES:
@@ -775,12 +780,10 @@ def _known_facts(
                     valid_to=end,
                     confidence=float(confidence),
                     score=round(
-                        relevance
-                        * (0.5 + 0.5 * float(confidence))
-                        * (FACT_UNMATCHED + (1 - FACT_UNMATCHED) * _share(asked, predicate, obj)),
-                        4,
+                        relevance * (0.5 + 0.5 * float(confidence)) * (0.5 + 0.5 * share), 4
                     ),
                     evidence=tuple(sorted(said)),
+                    said_by=tuple(by),
                 ),
             )
         )

@@ -34,8 +34,8 @@ def test_recall_serves_a_slots_current_value_and_earlier_ones_for_the_past(cast:
     agent = client(cast, "read", "write")
     body = extracted(cast, ingest(agent, CONVERSATION))
 
-    # "Lisbon" finds the old message only; the fact it stated is superseded: Porto is served
-    mind = recall(agent, "Lisbon peanuts")
+    # the question finds the old message only; the value it stated is superseded: Porto is served
+    mind = recall(agent, "does Maya live in Lisbon, is she allergic to peanuts")
     assert {e["id"] for e in mind["engrams"]} >= {body["episodes"][2]["engram"]}
     homes = [f for f in mind["facts"] if f["predicate"] == "lives in"]
     assert [(f["object"], f["status"]) for f in homes] == [("Porto", "current")]
@@ -52,10 +52,13 @@ def test_recall_serves_a_slots_current_value_and_earlier_ones_for_the_past(cast:
     mind = recall(agent, "where did Maya live before, Lisbon?")
     values = [(f["object"], f["status"]) for f in mind["facts"] if f["predicate"] == "lives in"]
     assert values == [("Porto", "current"), ("Lisbon", "superseded")]
-    assert "earlier lives in: Lisbon, 2024-01-10 to 2024-02-2" in mind["context"]
+    lisbon = next(f for f in mind["facts"] if f["object"] == "Lisbon")
+    assert lisbon["valid_to"].startswith("2024-02-2")
+    # its own statement is packed already: the fact would only repeat it
+    assert f"#{body['episodes'][2]['engram']}]" in mind["context"] and not lisbon["in_context"]
 
     # memories only, on request
-    plain = recall(agent, "Lisbon peanuts", facts=False)
+    plain = recall(agent, "does Maya live in Lisbon, is she allergic to peanuts", facts=False)
     assert plain["facts"] == [] and plain["context_fact_ids"] == []
     assert "[facts of" not in plain["context"]
 
@@ -67,7 +70,7 @@ def test_recall_serves_a_slots_current_value_and_earlier_ones_for_the_past(cast:
             actor=Actor.for_user(cast.owner),
             engram=Engram.objects.get(tenant=cast.tenant, pk=porto),
         )
-    mind = recall(agent, "Lisbon peanuts")
+    mind = recall(agent, "does Maya live in Lisbon, is she allergic to peanuts")
     assert [f["object"] for f in mind["facts"] if f["predicate"] == "lives in"] == []
     allergy = [f for f in mind["facts"] if f["predicate"] == "is allergic to"]
     assert [f["object"] for f in allergy] == ["peanuts"]  # said by a memory still there
@@ -77,7 +80,7 @@ def test_recall_serves_a_slots_current_value_and_earlier_ones_for_the_past(cast:
 def test_facts_stay_within_the_budget_and_another_tenants_facts_never_come(cast: Cast) -> None:
     agent = client(cast, "read", "write")
     extracted(cast, ingest(agent, CONVERSATION))
-    small = recall(agent, "Maya Lisbon Acme Porto peanuts", token_budget=120)
+    small = recall(agent, "where does Maya live and work, what is she allergic to", token_budget=120)
     assert small["context_tokens"] <= 120
     assert small["context_fact_ids"]  # facts are short: some fit where no message might
 
@@ -85,7 +88,7 @@ def test_facts_stay_within_the_budget_and_another_tenants_facts_never_come(cast:
     said = [{"speaker": "Maya", "content": "I live in Berlin and I'm allergic to Lisbon."}]
     answer = ingest(outsider, said)
     job_run(tenant_id=cast.other.pk, job_id=answer.json()["job"]["id"])
-    mind = recall(agent, "Maya Lisbon Porto Berlin")
+    mind = recall(agent, "where does Maya live, Lisbon or Berlin")
     assert mind["facts"] and all(f["object"] != "Berlin" for f in mind["facts"])
     assert "Berlin" not in mind["context"]
 

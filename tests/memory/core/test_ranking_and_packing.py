@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from memory.core.mind import KnownFact
 from memory.core.packing import Packable, pack
 from memory.core.ranking import Candidate, led_by, score, select
 from memory.core.text import estimate_tokens
@@ -136,3 +137,36 @@ def test_why_names_the_channel_that_led() -> None:
     by_vector = score(cand(2, text=0.1, vector=0.8), mode="balanced", now=NOW)
     assert led_by(by_text.parts) == "text" and led_by(by_vector.parts) == "vector"
     assert led_by(score(cand(3, text=0.0), mode="balanced", now=NOW).parts) == ""
+
+
+def _fact(fid: int, subject: str, said_by: tuple[int, ...], score: float = 0.8) -> KnownFact:
+    return KnownFact(
+        id=fid,
+        subject=subject,
+        predicate="lives in",
+        object=f"Town{fid}",
+        status="current",
+        valid_from=datetime(2024, 2, 24, tzinfo=UTC),
+        valid_to=None,
+        confidence=0.9,
+        score=score,
+        said_by=said_by,
+    )
+
+
+def test_facts_lead_the_context_only_when_they_say_what_the_packed_memories_do_not() -> None:
+    memories = [
+        Packable(i, "ATOMIC", f"memory {i} " + "word " * 30, 1 - i / 10, 40) for i in range(1, 5)
+    ]
+    new = _fact(7, "Maya", said_by=(99,))  # stated by a memory that ranked nowhere
+    repeated = _fact(8, "Maya", said_by=(1,))  # stated by the best memory, packed anyway
+    packed = pack(memories, 400, [new, repeated])
+    assert packed.fact_ids == (7,)
+    assert packed.text.index("[facts of Maya] lives in: Town7, since 2024-02-24 (fact #7)") < (
+        packed.text.index("[atomic #1]")
+    )
+    assert packed.ids == (1, 2, 3, 4) and packed.tokens <= 400
+    # a tight budget: the weakest memories make room, the best stays, the count holds
+    tight = pack(memories, 130, [new])
+    assert tight.fact_ids == (7,) and tight.ids[0] == 1 and 4 not in tight.ids
+    assert tight.tokens <= 130
