@@ -217,10 +217,13 @@ def main() -> None:
             print(f"{kind:<20}{'answer in guide (≤300 tok)':<30}{'':>9}{sum(guided) / count:>8.3f}")
     print(
         f"\nguide tokens: max {max(guide_tokens, default=0)}, mean "
-        f"{sum(guide_tokens) / max(len(guide_tokens), 1):.0f}; extraction in the job: "
-        f"{episodes / max(extraction_s, 1e-9):,.0f} episodes/s with the database "
-        f"({episodes:,} episodes)"
+        f"{sum(guide_tokens) / max(len(guide_tokens), 1):.0f}"
     )
+    if extraction_s > 1:  # the haystacks were read in this run (a rerun finds them read)
+        print(
+            f"extraction in the job, with the database: {episodes / extraction_s:,.0f} "
+            f"episodes/s ({episodes:,} episodes)"
+        )
 
 
 if __name__ == "__main__":
