@@ -80,7 +80,9 @@ def test_recall_serves_a_slots_current_value_and_earlier_ones_for_the_past(cast:
 def test_facts_stay_within_the_budget_and_another_tenants_facts_never_come(cast: Cast) -> None:
     agent = client(cast, "read", "write")
     extracted(cast, ingest(agent, CONVERSATION))
-    small = recall(agent, "where does Maya live and work, what is she allergic to", token_budget=120)
+    small = recall(
+        agent, "where does Maya live and work, what is she allergic to", token_budget=120
+    )
     assert small["context_tokens"] <= 120
     assert small["context_fact_ids"]  # facts are short: some fit where no message might
 
