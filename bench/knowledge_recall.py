@@ -112,6 +112,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--questions", type=int, default=30)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument(
+        "--workspace", default="lmk", help="tenant slug (a new one reads the haystacks again)"
+    )
     args = parser.parse_args()
     if not DATA.exists():
         print("(no LongMemEval data: knowledge in recall skipped)")
@@ -140,10 +143,10 @@ def main() -> None:
     owner = User.objects.filter(email="lmk@mnemo.local").first() or user_create(
         email="lmk@mnemo.local", password="knowledge-bench-only"
     )
-    tenant = Tenant.objects.filter(slug="lmk").first()
+    tenant = Tenant.objects.filter(slug=args.workspace).first()
     if tenant is None:
         with rls.tenant_scope(0):
-            tenant = tenant_create(name="LongMemEval knowledge", slug="lmk", owner=owner)
+            tenant = tenant_create(name="LongMemEval knowledge", slug=args.workspace, owner=owner)
     tenant.settings = {
         **tenant.settings,
         "moderation": {"firewall": dict.fromkeys(FAMILIES, "allow")},

@@ -8,6 +8,9 @@ handed out before the merge still leads somewhere.
 
 from __future__ import annotations
 
+from collections import Counter
+
+from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
@@ -75,21 +78,60 @@ def _alias_add(network: Network, entity: Entity, written: str, key: str) -> None
     EntityAlias.objects.bulk_create([row], ignore_conflicts=True)
 
 
-def mentions_add(*, entity: Entity, rows: list[EntityMention]) -> None:
-    """Link an engram's spans to ``entity`` (an episode is read once per extractor version, in
-    one transaction, so the count is not inflated by redeliveries)."""
+class Names:
+    """``entity_resolve`` with a memory, for one transaction (an extraction batch): a name once
+    resolved is not looked up again, unless a surer kind is named. ``forget`` after a rolled
+    back savepoint (what it created may be gone)."""
+
+    def __init__(self, network: Network) -> None:
+        self.network = network
+        self._known: dict[str, Entity] = {}
+
+    def resolve(self, name: str, kind: str = "thing") -> Entity:
+        written = clean_name(name)
+        known = self._known.get(written)
+        if known is not None and KIND_RANK.get(kind, 0) <= KIND_RANK.get(known.kind, 0):
+            return known
+        entity = entity_resolve(network=self.network, name=name, kind=kind)
+        self._known[written] = entity
+        return entity
+
+    def forget(self) -> None:
+        self._known.clear()
+
+
+MENTIONS_INSERT = """
+    INSERT INTO memory_entitymention
+        (tenant_id, entity_id, engram_id, episode_id, name, start, "end")
+    SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[], %s::text[],
+                         %s::int[], %s::int[])
+    ON CONFLICT DO NOTHING
+    RETURNING entity_id
+"""
+
+
+def mentions_add(*, rows: list[EntityMention]) -> Counter[int]:
+    """Link engrams' spans to their entities in one statement; a span already linked (a shared
+    engram, a re-read) is not counted again. Returns the mentions added per entity id (an
+    episode is read once per extractor version, so redeliveries do not inflate the counts)."""
     if not rows:
-        return
-    stored = EntityMention.objects.filter(
-        tenant_id=entity.tenant_id, engram_id__in={r.engram_id for r in rows}
+        return Counter()
+    columns = (
+        [r.tenant_id for r in rows],
+        [r.entity_id for r in rows],
+        [r.engram_id for r in rows],
+        [r.episode_id for r in rows],
+        [r.name for r in rows],
+        [r.start for r in rows],
+        [r.end for r in rows],
     )
-    before = stored.count()
-    EntityMention.objects.bulk_create(rows, ignore_conflicts=True)
-    added = stored.count() - before  # a span already linked (a shared engram) counts once
-    if added:
-        Entity.objects.filter(pk=entity.pk).update(
-            mentions=F("mentions") + added, updated_at=timezone.now()
-        )
+    with connection.cursor() as cursor:
+        cursor.execute(MENTIONS_INSERT, columns)
+        added = Counter(entity_id for (entity_id,) in cursor.fetchall())
+    now = timezone.now()
+    for entity_id, count in added.items():
+        Entity.objects.filter(pk=entity_id).update(mentions=F("mentions") + count, updated_at=now)
+    return added
 
 
 def _require_edit(actor: Actor) -> None:

@@ -25,7 +25,7 @@ from base.background import after_commit
 from base.db import atomic_with_retry
 from memory.extraction import rules
 from memory.models import Engram, EntityMention, Episode, Job, Network
-from memory.services.entities import entity_resolve, mentions_add
+from memory.services.entities import Names, mentions_add
 from memory.services.facts import Said, facts_apply
 from tenants import rls
 from tenants.models import Tenant
@@ -139,7 +139,7 @@ def _batch(job: Job) -> bool:
     )
     if not episodes:
         return False
-    network = Network.objects.get(pk=job.network_id)
+    names = Names(Network.objects.get(pk=job.network_id))  # this transaction's resolutions
     # locked while they are read: an erasure or a moderator's decision waits, or goes first
     statuses = dict(
         Engram.objects.select_for_update()
@@ -161,13 +161,14 @@ def _batch(job: Job) -> bool:
             continue
         try:
             with transaction.atomic():  # a savepoint: one episode's failure is its own
-                counts.update(episode_read(network=network, episode=episode))
+                counts.update(episode_read(names=names, episode=episode))
                 Episode.objects.filter(pk=episode.pk).update(
                     extracted_with=rules.VERSION, extracted_at=now
                 )
         except (OperationalError, InterfaceError, IntegrityError):
             raise  # a deadlock or a concurrent insert: atomic_with_retry runs the batch again
         except Exception as error:  # recorded on the job; the batch goes on
+            names.forget()  # the savepoint took back what it resolved
             log.exception("extracting episode %s failed", episode.pk)
             error_count += 1
             if len(errors) < MAX_ERRORS_KEPT:
@@ -183,32 +184,29 @@ def _batch(job: Job) -> bool:
     return True
 
 
-def episode_read(*, network: Network, episode: Episode) -> Counter[str]:
+def episode_read(*, names: Names, episode: Episode) -> Counter[str]:
     """One episode through the rules: its entities (with mentions on its engram) and facts."""
     said_at = episode.occurred_at or episode.created_at
     found = rules.extract(episode.content, speaker=episode.speaker or None, occurred_at=said_at)
     counts: Counter[str] = Counter()
     kinds = {m.name: m.kind for m in found.mentions}
-    for mention in found.mentions:
-        entity = entity_resolve(network=network, name=mention.name, kind=mention.kind)
-        if episode.engram_id is not None:
-            mentions_add(
-                entity=entity,
-                rows=[
-                    EntityMention(
-                        tenant_id=network.tenant_id,
-                        entity=entity,
-                        engram_id=episode.engram_id,
-                        episode=episode,
-                        name=mention.name[:200],
-                        start=mention.start,
-                        end=mention.end,
-                    )
-                ],
-            )
-        counts["mentions"] += 1
+    rows = [
+        EntityMention(
+            tenant_id=episode.tenant_id,
+            entity=names.resolve(mention.name, mention.kind),
+            engram_id=episode.engram_id,
+            episode=episode,
+            name=mention.name[:200],
+            start=mention.start,
+            end=mention.end,
+        )
+        for mention in found.mentions
+    ]
+    if episode.engram_id is not None:
+        mentions_add(rows=rows)
+    counts["mentions"] += len(rows)
     said = Said(episode.pk, episode.engram_id, said_at, found.extractor)
-    actions = facts_apply(network=network, drafts=found.facts, said=said, kinds=kinds)
+    actions = facts_apply(names=names, drafts=found.facts, said=said, kinds=kinds)
     counts.update(actions)
     counts["facts"] += actions["create"] + actions["supersede"]
     return counts

@@ -17,7 +17,7 @@ from django.utils import timezone
 from memory.core.knowledge import Action, Known, Stated, decide, more_confident, value_key
 from memory.extraction.types import FactDraft
 from memory.models import Entity, Fact, FactEvidence, Network
-from memory.services.entities import entity_resolve
+from memory.services.entities import Names
 
 
 @dataclass(frozen=True)
@@ -31,21 +31,23 @@ class Said:
 
 
 def facts_apply(
-    *, network: Network, drafts: list[FactDraft], said: Said, kinds: dict[str, str]
+    *, names: Names, drafts: list[FactDraft], said: Said, kinds: dict[str, str]
 ) -> Counter[str]:
-    """Apply the drafts in order; the counts say what each did (``confirm``, ``supersede``…)."""
+    """Apply the drafts in order, in ``names.network``; the counts say what each did
+    (``confirm``, ``supersede``…)."""
     counts: Counter[str] = Counter()
     for draft in drafts:
         kind = kinds.get(draft.subject, "person")  # the speaker, unnamed in the text: a person
-        subject = entity_resolve(network=network, name=draft.subject, kind=kind)
-        action = _apply(network, subject, draft, said, kinds)
+        subject = names.resolve(draft.subject, kind)
+        action = _apply(names, subject, draft, said, kinds)
         counts[action.value] += 1
     return counts
 
 
 def _apply(
-    network: Network, subject: Entity, draft: FactDraft, said: Said, kinds: dict[str, str]
+    names: Names, subject: Entity, draft: FactDraft, said: Said, kinds: dict[str, str]
 ) -> Action:
+    network = names.network
     when = draft.valid_from or said.at
     current = (
         Fact.objects.select_for_update()
@@ -77,7 +79,7 @@ def _apply(
         _evidence(past, said, draft)  # a past value said again: more evidence, not a new row
     elif action is Action.RECORD_ENDED:
         _create(
-            network,
+            names,
             subject,
             draft,
             said,
@@ -88,7 +90,7 @@ def _apply(
         )
     elif action is Action.RECORD_PAST and current is not None:
         _create(
-            network,
+            names,
             subject,
             draft,
             said,
@@ -101,14 +103,14 @@ def _apply(
         Fact.objects.filter(pk=current.pk).update(
             status=Fact.Status.SUPERSEDED, valid_to=when, updated_at=timezone.now()
         )
-        _create(network, subject, draft, said, kinds, valid_from=when, supersedes=current)
+        _create(names, subject, draft, said, kinds, valid_from=when, supersedes=current)
     else:
-        _create(network, subject, draft, said, kinds, valid_from=when)
+        _create(names, subject, draft, said, kinds, valid_from=when)
     return action
 
 
 def _create(
-    network: Network,
+    names: Names,
     subject: Entity,
     draft: FactDraft,
     said: Said,
@@ -119,8 +121,9 @@ def _create(
     valid_to: datetime | None = None,
     supersedes: Fact | None = None,
 ) -> Fact:
+    network = names.network
     kind = kinds.get(draft.object)
-    target = entity_resolve(network=network, name=draft.object, kind=kind) if kind else None
+    target = names.resolve(draft.object, kind) if kind else None
     fact = Fact.objects.create(
         tenant_id=network.tenant_id,
         network=network,
