@@ -1,6 +1,7 @@
 """The memory app's tables: the cognitive network (``graph``: networks, cues, edges, engrams,
 recall events, imports, moderation, erasure) and the knowledge extracted from interactions
-(``knowledge``: episodes, entities, facts, jobs)."""
+(``knowledge``: episodes, entities, facts, jobs), and the tenant's language model
+(``llm``: provider settings and the usage meter)."""
 
 from memory.models.graph import (
     EMBEDDING_DIMENSIONS,
@@ -25,6 +26,7 @@ from memory.models.knowledge import (
     FactEvidence,
     Job,
 )
+from memory.models.llm import LlmProvider, LlmUsage
 
 __all__ = [
     "EMBEDDING_DIMENSIONS",
@@ -42,6 +44,8 @@ __all__ = [
     "FactEvidence",
     "ImportJob",
     "Job",
+    "LlmProvider",
+    "LlmUsage",
     "ModerationItem",
     "Network",
     "RecallEvent",

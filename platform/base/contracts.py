@@ -329,7 +329,7 @@ def whole(value: object) -> object:
     return value
 
 
-def _query_int(value: object) -> object:
+def query_int(value: object) -> object:
     """Query parameters arrive as text: ASCII digits only (``str.isdigit`` would take "²")."""
     if isinstance(value, str):
         if not re.fullmatch(r"[0-9]{1,9}", value):
@@ -338,7 +338,7 @@ def _query_int(value: object) -> object:
     return value
 
 
-PageSize = Annotated[int, Field(ge=1, le=200), BeforeValidator(_query_int)]
+PageSize = Annotated[int, Field(ge=1, le=200), BeforeValidator(query_int)]
 """How many rows a page holds (a query parameter)."""
 
 

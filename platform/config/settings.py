@@ -284,6 +284,9 @@ EMBEDDINGS_URL = env_str("EMBEDDINGS_URL")
 EMBEDDINGS_MODEL = env_str("EMBEDDINGS_MODEL", "all-MiniLM-L6-v2")
 EMBEDDINGS_API_KEY = env_str("EMBEDDINGS_API_KEY")
 EMBEDDINGS_THREADS = env_int("EMBEDDINGS_THREADS", 2)
+# A tenant's LLM provider (extraction) may sit on a loopback or private address only here: on a
+# laptop it is the developer's own server; on a shared deployment that would reach our network.
+LLM_PRIVATE_HOSTS = env_bool("LLM_PRIVATE_HOSTS", LAPTOP)
 
 # Limits, each answered with a clear JSON error (413 / 429 / 400).
 MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 10 * 1024 * 1024)

@@ -39,6 +39,7 @@ class Capability(StrEnum):
     MEMORY_MODERATE = "memory.moderate"  # decide on the moderation queue, restore memories
     MODERATION_SETTINGS = "moderation.settings"  # write policies and firewall actions
     MEMORY_ERASE = "memory.erase"  # erase memories for good, with a signed receipt
+    LLM_SETTINGS = "llm.settings"  # the workspace's language model: provider, key, budget
 
 
 MINIMUM_ROLE: dict[Capability, str] = {
@@ -56,6 +57,7 @@ MINIMUM_ROLE: dict[Capability, str] = {
     Capability.MEMORY_MODERATE: Role.MODERATOR,
     Capability.MODERATION_SETTINGS: Role.ADMIN,
     Capability.MEMORY_ERASE: Role.ADMIN,
+    Capability.LLM_SETTINGS: Role.ADMIN,
 }
 
 KEY_SCOPE: dict[Capability, str] = {
@@ -73,6 +75,7 @@ KEY_SCOPE: dict[Capability, str] = {
     Capability.MEMORY_MODERATE: Scope.ADMIN,
     Capability.MODERATION_SETTINGS: Scope.ADMIN,
     Capability.MEMORY_ERASE: Scope.ADMIN,
+    Capability.LLM_SETTINGS: Scope.ADMIN,
 }
 
 

@@ -3,6 +3,7 @@ their evidence and chain of values, and entities with people's merges and splits
 
 from __future__ import annotations
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,8 +35,18 @@ from memory.contracts.knowledge import (
     present_guide,
     present_job,
 )
+from memory.contracts.llm import (
+    JobUseOut,
+    LlmIn,
+    LlmOut,
+    UsageFilters,
+    UsageOut,
+    present_day,
+    present_llm,
+)
 from memory.models import Entity, Fact, Network
 from memory.selectors import knowledge
+from memory.services import llm as llm_service
 from memory.services.entities import entity_merge, entity_split
 from memory.services.episodes import episodes_ingest
 from memory.services.guide import network_guide
@@ -207,3 +218,49 @@ class EntitySplitView(TenantAPIView):
         new = entity_split(actor=self.actor, entity=entity, aliases=data.aliases, name=data.name)
         fresh = knowledge.entity_get_for_tenant(tenant=self.tenant, id=new.pk)
         return answer(_entities(self, [fresh])[0], status=201)
+
+
+class LlmView(TenantAPIView):
+    """The workspace's language model (admin): the OpenAI-compatible provider extraction calls,
+    its daily token budget and circuit breaker. The key goes in and never comes out."""
+
+    required_scope = "admin"
+
+    def _present(self) -> Response:
+        config = llm_service.settings_of(tenant=self.tenant)
+        spent = llm_service.spent_today(self.tenant.pk)
+        return answer(present_llm(config, spent_today=spent, now=timezone.now()))
+
+    @extend_schema(responses=with_errors(LlmOut), summary="Get the language model settings")
+    def get(self, request: Request) -> Response:
+        return self._present()
+
+    @extend_schema(request=LlmIn, responses=with_errors(LlmOut), summary="Set the language model")
+    def put(self, request: Request) -> Response:
+        data = self.body(LlmIn)
+        llm_service.llm_configure(tenant=self.tenant, actor=self.actor, **data.model_dump())
+        return self._present()
+
+    @extend_schema(responses=with_errors(None, 204), summary="Remove the language model")
+    def delete(self, request: Request) -> Response:
+        llm_service.llm_remove(tenant=self.tenant, actor=self.actor)
+        return Response(status=204)
+
+
+class LlmUsageView(TenantAPIView):
+    """Tokens the provider was asked for: per day (every day of the window) and per job."""
+
+    required_scope = "admin"
+
+    @extend_schema(
+        parameters=query_parameters(UsageFilters),
+        responses=with_errors(UsageOut),
+        summary="Get the language model's usage",
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.params(UsageFilters)
+        days = llm_service.usage_by_day(tenant=self.tenant, days=filters.days)
+        jobs = llm_service.usage_by_job(tenant=self.tenant)
+        return answer(
+            UsageOut(days=[present_day(d) for d in days], jobs=[JobUseOut(**j) for j in jobs])
+        )
