@@ -75,6 +75,7 @@ workspace_patterns: list[URLPattern | URLResolver] = [
     path("knowledge/", knowledge.knowledge_home, name="knowledge"),
     path("knowledge/jobs/<int:job_id>/", knowledge.knowledge_job, name="knowledge_job"),
     path("knowledge/facts/<int:fact_id>/", knowledge.fact_detail, name="fact_detail"),
+    path("knowledge/llm/", knowledge.llm_settings, name="llm_settings"),
     path("import/", memory.memory_import, name="memory_import"),
     path("import/<int:job_id>/", memory.import_detail, name="import_detail"),
     path("roles/", roles.roles, name="roles"),

@@ -8,6 +8,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -17,9 +18,12 @@ from base.errors import MnemoError, PermissionDenied, ValidationFailed
 from frontend.views.base import can, page, tenant_view
 from memory import selectors
 from memory.contracts.knowledge import EpisodesIn, present_job
+from memory.contracts.llm import LlmIn, present_llm
 from memory.models import Network
 from memory.selectors import knowledge
+from memory.services import llm as llm_service
 from memory.services.episodes import episodes_ingest
+from memory.services.llm import DayUse
 from tenants.permissions import Capability
 from tenants.requests import TenantRequest
 
@@ -102,6 +106,7 @@ def knowledge_home(request: TenantRequest) -> HttpResponse:
             else [],
             "entities": _entities(request, network),
             "can_add": can(request, Capability.MEMORY_EDIT),
+            "can_llm": can(request, Capability.LLM_SETTINGS),
             "conversation": text,
             "error": error,
         },
@@ -157,4 +162,76 @@ def fact_detail(request: TenantRequest, fact_id: int) -> HttpResponse:
                 for e in evidence
             ],
         },
+    )
+
+
+CHART_W, CHART_H = 600, 140
+
+
+def usage_bars(days: list[DayUse]) -> dict[str, Any]:
+    """The usage meter as SVG bars (tokens a day; failed calls and fallbacks marked), laid out
+    here so the template only draws."""
+    top = max((d.tokens for d in days), default=0) or 1
+    step = CHART_W / max(1, len(days))
+    bars = []
+    for i, day in enumerate(days):
+        height = round((CHART_H - 20) * day.tokens / top, 1)
+        bars.append(
+            {
+                "x": round(i * step + 1, 1),
+                "y": round(CHART_H - 14 - height, 1),
+                "width": round(max(1.0, step - 2), 1),
+                "height": height,
+                "day": day,
+                "warn": bool(day.failures or day.fallbacks),
+            }
+        )
+    return {"bars": bars, "top": top, "width": CHART_W, "height": CHART_H, "axis": CHART_H - 14}
+
+
+@tenant_view(Capability.LLM_SETTINGS)
+def llm_settings(request: TenantRequest) -> HttpResponse:
+    """The workspace's language model: provider, key (never shown again), daily budget, the
+    circuit's state and the usage meter."""
+    tenant = request.tenant
+    error: MnemoError | None = None
+    if request.method == "POST":
+        post = request.POST
+        try:
+            if post.get("action") == "remove":
+                llm_service.llm_remove(tenant=tenant, actor=request.actor)
+                messages.success(request, "Language model removed; the rules read from now on.")
+                return redirect("llm_settings", tenant.slug)
+            tokens = post.get("daily_tokens", "").replace(",", "").strip()
+            data = validated(
+                LlmIn,
+                {
+                    "base_url": post.get("base_url", ""),
+                    "model": post.get("model", ""),
+                    "api_key": post.get("api_key") or None,
+                    "daily_tokens": int(tokens) if re.fullmatch(r"[0-9]{1,9}", tokens) else tokens,
+                    "enabled": post.get("enabled") == "on",
+                },
+            )
+            llm_service.llm_configure(tenant=tenant, actor=request.actor, **data.model_dump())
+            messages.success(request, "Saved. Extraction asks this model from its next batch.")
+            return redirect("llm_settings", tenant.slug)
+        except MnemoError as exc:
+            error = exc
+    config = llm_service.settings_of(tenant=tenant)
+    days = llm_service.usage_by_day(tenant=tenant, days=30)
+    shown = present_llm(config, spent_today=llm_service.spent_today(tenant.pk), now=timezone.now())
+    return page(
+        request,
+        "frontend/llm_settings.html",
+        {
+            "section": "knowledge",
+            "llm": shown,
+            "form": request.POST if error else None,
+            "error": error,
+            "chart": usage_bars(days),
+            "month_tokens": sum(d.tokens for d in days),
+            "jobs": llm_service.usage_by_job(tenant=tenant, limit=10),
+        },
+        status=400 if error else 200,
     )

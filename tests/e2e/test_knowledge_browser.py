@@ -9,6 +9,7 @@ from pathlib import Path
 from tests.e2e.conftest import shot
 from tests.e2e.test_browser import log_in
 from tests.factories import make_cast
+from tests.scripted_llm import ORBIT, scripted_llm
 
 FIRST = """[2024-01-10] Maya: I work at Acme Corp as a data engineer.
 Leo: Nice! Maya's team uses Airflow, right?
@@ -81,3 +82,41 @@ def test_a_member_pastes_a_conversation_and_sees_a_value_superseded_with_its_evi
     p.goto("/t/acme/knowledge/?network=team")  # type: ignore[attr-defined]
     entities = p.inner_text("[data-testid=entities]")  # type: ignore[attr-defined]
     assert "Maya" in entities and "Acme Corp" in entities
+
+
+def test_an_admin_sets_a_language_model_and_sees_its_reading_and_the_meter(
+    page: object, celery_worker: Path
+) -> None:
+    p = page
+    cast = make_cast()
+    log_in(p, cast.admin.email)
+    with scripted_llm() as (url, script):
+        script.answers = {"Orbit": ORBIT}
+        p.goto("/t/acme/knowledge/")  # type: ignore[attr-defined]
+        p.click("[data-testid=llm-link]")  # type: ignore[attr-defined]
+        assert p.locator("[data-testid=llm-none]").is_visible()  # type: ignore[attr-defined]
+        p.fill("[data-testid=llm-form] input[name=base_url]", "ftp://nowhere")  # type: ignore[attr-defined]
+        p.fill("[data-testid=llm-form] input[name=model]", "scripted-1")  # type: ignore[attr-defined]
+        p.fill("[data-testid=llm-form] input[name=api_key]", "sk-browser-secret-9876")  # type: ignore[attr-defined]
+        p.click("[data-testid=llm-form] button[type=submit]")  # type: ignore[attr-defined]
+        assert "http(s) URL" in p.inner_text("[data-testid=llm-error]")  # type: ignore[attr-defined]
+        p.fill("[data-testid=llm-form] input[name=base_url]", url)  # type: ignore[attr-defined]
+        p.fill("[data-testid=llm-form] input[name=api_key]", "sk-browser-secret-9876")  # type: ignore[attr-defined]
+        p.click("[data-testid=llm-form] button[type=submit]")  # type: ignore[attr-defined]
+        assert p.inner_text("[data-testid=llm-model]") == "scripted-1"  # type: ignore[attr-defined]
+        assert "sk-browser-secret" not in p.content()  # type: ignore[attr-defined]
+        assert "…9876" in p.inner_text("[data-testid=llm-state]")  # type: ignore[attr-defined]
+
+        p.goto("/t/acme/knowledge/")  # type: ignore[attr-defined]
+        p.fill("[data-testid=paste-form] textarea", "Nadia: I lead the Orbit project since spring.")  # type: ignore[attr-defined]
+        p.click("[data-testid=paste-form] button[type=submit]")  # type: ignore[attr-defined]
+        p.locator("[data-testid=knowledge-job][data-state=done]").wait_for(timeout=60_000)  # type: ignore[attr-defined]
+        assert "llm/1:scripted-1, 120 tokens" in p.inner_text("[data-testid=job-extractor]")  # type: ignore[attr-defined]
+        assert script.seen and script.seen[-1]["auth"] == "Bearer sk-browser-secret-9876"
+
+        p.goto("/t/acme/knowledge/llm/")  # type: ignore[attr-defined]
+        assert p.inner_text("[data-testid=llm-spent]") == "120"  # type: ignore[attr-defined]
+        bars = p.locator("[data-testid=llm-usage-chart] rect")  # type: ignore[attr-defined]
+        assert bars.count() == 30 and bars.last.get_attribute("data-tokens") == "120"
+        assert p.locator("[data-testid=llm-jobs] tbody tr").count() == 1  # type: ignore[attr-defined]
+        shot(p, "knowledge-llm-usage")

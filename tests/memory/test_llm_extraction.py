@@ -7,24 +7,15 @@ three failures in a row open the circuit."""
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-import uvicorn
 from django.db import connection
 from rest_framework.test import APIClient
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from audit.models import AuditEvent
-from config.embedded import free_port
 from memory.extraction import llm, rules
 from memory.models import Episode, Fact, Job, LlmProvider
 from memory.services import llm as llm_service
@@ -32,61 +23,15 @@ from memory.services.extraction import job_run
 from tenants import rls
 from tests.conftest import bearer
 from tests.factories import Cast, make_key
+from tests.scripted_llm import ORBIT, Script, scripted_llm
 
 SECRET = "sk-test-very-secret-4242"
 
 
-@dataclass
-class Script:
-    """How the provider answers: "ok" (facts for what it is told), "fail" (HTTP 500), "junk"
-    (content that is not JSON)."""
-
-    mode: str = "ok"
-    answers: dict[str, dict[str, Any]] = field(default_factory=dict)  # message part -> answer
-    seen: list[dict[str, Any]] = field(default_factory=list)
-
-
 @pytest.fixture(scope="module")
 def provider() -> Iterator[tuple[str, Script]]:
-    script = Script()
-
-    async def endpoint(request: Request) -> Response:
-        body = await request.json()
-        script.seen.append({"body": body, "auth": request.headers.get("authorization")})
-        if script.mode == "fail":
-            return JSONResponse({"error": {"message": "overloaded"}}, status_code=500)
-        said = body["messages"][-1]["content"]
-        answer = next(
-            (a for part, a in script.answers.items() if part in said),
-            {"entities": [], "facts": []},
-        )
-        content = "not json at all" if script.mode == "junk" else json.dumps(answer)
-        return JSONResponse(
-            {
-                "id": "chatcmpl-1",
-                "object": "chat.completion",
-                "model": body["model"],
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
-                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-            }
-        )
-
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            Starlette(routes=[Route("/v1/chat/completions", endpoint, methods=["POST"])]),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/v1", script
-    server.should_exit = True
-    thread.join(timeout=10)
+    with scripted_llm() as served:
+        yield served
 
 
 @pytest.fixture
@@ -94,33 +39,6 @@ def script(provider: tuple[str, Script]) -> Script:
     _, script = provider
     script.mode, script.answers, script.seen[:] = "ok", {}, []
     return script
-
-
-ORBIT = {
-    "entities": [{"name": "Orbit", "kind": "project"}, {"name": "Nadia", "kind": "person"}],
-    "facts": [
-        {
-            "subject": "I",
-            "predicate": "leads",
-            "object": "Orbit",
-            "slot": "leads",
-            "quote": "I lead the Orbit project",
-            "confidence": 0.9,
-            "valid_from": None,
-            "ends": False,
-        },
-        {
-            "subject": "Nadia",
-            "predicate": "works at",
-            "object": "Vexa",
-            "slot": "works_at",
-            "quote": "something the message never says",  # no evidence: dropped
-            "confidence": 0.9,
-            "valid_from": None,
-            "ends": False,
-        },
-    ],
-}
 
 
 def admin(cast: Cast) -> APIClient:
