@@ -13,7 +13,10 @@ other: "GitHub Actions" for "Actions") and its ``ends``. Recall counts labelled 
 
 Throughput: the rules extractor alone over LongMemEval_S chat turns (distinct, shuffled;
 episodes a second, one core), beside the concept extractor every remember already runs on the
-same turns: the baseline the same machine gives in the same run.
+same turns: the baseline the same machine gives in the same run. Then the LLM extractor's own
+cost — the real client, its request, the answer's checks — against a scripted OpenAI-compatible
+server on loopback that answers at once (a real provider adds its own seconds per call; this row
+says what Mnemo adds to them), four calls at once as extraction makes them.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import json
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -31,8 +35,10 @@ sys.path.insert(0, str(ROOT))
 
 from memory.core.extract import extract_schema  # noqa: E402
 from memory.core.knowledge import entity_key, value_key  # noqa: E402
+from memory.extraction import llm  # noqa: E402
 from memory.extraction.rules import extract  # noqa: E402
 from memory.firewall.train import CHAT, chat_turns  # noqa: E402
+from tests.scripted_llm import scripted_llm  # noqa: E402
 
 SAMPLE = ROOT / "bench" / "data" / "knowledge_facts.jsonl"
 
@@ -117,7 +123,7 @@ def _row(name: str, labelled: int, predicted: int, right: int, found: int) -> st
     return f"{name:<14}{labelled:>9}{predicted:>10}{precision:>10}{recall:>8}"
 
 
-def throughput(limit: int) -> None:
+def throughput(limit: int, llm_turns: int) -> None:
     if not CHAT.exists():
         print("\n(no LongMemEval data: throughput skipped)")
         return
@@ -139,16 +145,57 @@ def throughput(limit: int) -> None:
         print(f"  {name:<28}{len(turns) / timings[name]:>9,.0f} episodes/s{extra}")
     ratio = timings["rules extractor"] / timings["concepts (remember's own)"]
     print(f"  rules / concepts time: {ratio:.2f}x")
+    scripted = turns[:llm_turns]
+    with scripted_llm() as (url, script):
+        script.reply = quoting_reply
+        provider = llm.Provider(url, "scripted", "sk-bench")
+        started = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            found = list(
+                pool.map(
+                    lambda t: llm.extract(provider, t, speaker="user", occurred_at=said)[0],
+                    scripted,
+                )
+            )
+        took = time.perf_counter() - started
+    facts = sum(len(f.facts) for f in found)
+    print(
+        f"  {'LLM extractor, scripted':<28}{len(scripted) / took:>9,.0f} episodes/s, "
+        f"{facts:,} facts ({len(scripted):,} turns; a provider's own latency comes on top)"
+    )
+
+
+def quoting_reply(said: str) -> dict[str, object]:
+    """The scripted provider's answer: the message's first clause as a fact about the speaker
+    (a quote the client finds, so the checks run in full)."""
+    text = said.split("<message>\n", 1)[-1].rsplit("\n</message>", 1)[0]
+    quote = text.split(".")[0][:120].strip() or text[:120]
+    return {
+        "entities": [],
+        "facts": [
+            {
+                "subject": "I",
+                "predicate": "says",
+                "object": quote[:40] or "it",
+                "slot": "says",
+                "quote": quote,
+                "confidence": 0.7,
+                "valid_from": None,
+                "ends": False,
+            }
+        ],
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--errors", action="store_true", help="print every miss and wrong fact")
     parser.add_argument("--turns", type=int, default=5000, help="chat turns for throughput")
+    parser.add_argument("--llm-turns", type=int, default=1000, help="turns the scripted LLM reads")
     args = parser.parse_args()
     rows = [json.loads(line) for line in SAMPLE.read_text().splitlines() if line.strip()]
     evaluate(rows, args.errors)
-    throughput(args.turns)
+    throughput(args.turns, args.llm_turns)
 
 
 if __name__ == "__main__":

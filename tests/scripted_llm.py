@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +57,7 @@ class Script:
     mode: str = "ok"
     answers: dict[str, dict[str, Any]] = field(default_factory=dict)  # message part -> answer
     seen: list[dict[str, Any]] = field(default_factory=list)
+    reply: Callable[[str], dict[str, Any]] | None = None  # the answer to what it was told
 
 
 @contextmanager
@@ -70,9 +71,13 @@ def scripted_llm() -> Iterator[tuple[str, Script]]:
         if script.mode == "fail":
             return JSONResponse({"error": {"message": "overloaded"}}, status_code=500)
         said = body["messages"][-1]["content"]
-        answer = next(
-            (a for part, a in script.answers.items() if part in said),
-            {"entities": [], "facts": []},
+        answer = (
+            script.reply(said)
+            if script.reply
+            else next(
+                (a for part, a in script.answers.items() if part in said),
+                {"entities": [], "facts": []},
+            )
         )
         content = "not json at all" if script.mode == "junk" else json.dumps(answer)
         return JSONResponse(
