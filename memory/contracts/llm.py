@@ -6,22 +6,54 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, StrictBool
+from pydantic import AfterValidator, BeforeValidator, Field, StrictBool
 
-from base.contracts import NOT_BLANK, Contract, Output, QueryContract, Text, query_int, whole
+from base.contracts import (
+    NOT_BLANK,
+    SPACE,
+    Contract,
+    Output,
+    QueryContract,
+    Text,
+    query_int,
+    refuse,
+    whole,
+)
 from memory.models import LlmProvider
-from memory.services.llm import MAX_DAILY_TOKENS, DayUse
+from memory.services.llm import MAX_DAILY_TOKENS, URL, DayUse
 
 Tokens = Annotated[int, BeforeValidator(whole), Field(strict=True, ge=0, le=MAX_DAILY_TOKENS)]
 
 
+def _not_blank(value: str) -> str:
+    if not value.strip(SPACE):
+        raise refuse("is required and may not be empty")
+    return value.strip(SPACE)
+
+
+# what memory.services.llm takes: http(s), a host, an optional port and path; no credentials
+URL_PATTERN = f"^{URL.pattern}$"
+BaseUrl = Annotated[
+    Text,
+    Field(max_length=500, json_schema_extra={"pattern": URL_PATTERN}),
+    AfterValidator(_not_blank),
+]
+ModelName = Annotated[
+    Text,
+    Field(max_length=120, json_schema_extra={"pattern": NOT_BLANK}),
+    AfterValidator(_not_blank),
+]
+
+
 class LlmIn(Contract):
-    base_url: Annotated[Text, Field(min_length=1, max_length=500, pattern=NOT_BLANK)] = Field(
+    base_url: BaseUrl = Field(
         description="the OpenAI-compatible API's base, such as https://api.openai.com/v1"
     )
-    model: Annotated[Text, Field(min_length=1, max_length=120, pattern=NOT_BLANK)]
+    model: ModelName
     api_key: Annotated[Text, Field(max_length=500)] | None = Field(
-        None, description="sealed at rest and never shown again; leave out to keep the one set"
+        None,
+        description="sealed at rest and never shown again; leave out to keep the one set "
+        "(a new provider without one sends no Authorization header: a local server)",
     )
     daily_tokens: Tokens | None = Field(None, description="tokens a day at most (default 200,000)")
     enabled: StrictBool | None = None

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import ipaddress
 import os
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -38,6 +39,9 @@ from tenants.permissions import Capability, actor_allows
 FAILURES_TO_OPEN = 3
 OPEN_FOR = timedelta(minutes=5)
 MAX_DAILY_TOKENS = 100_000_000
+URL = re.compile(
+    r"https?://[A-Za-z0-9.-]+(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?(/[^\s?#]*)?"
+)
 
 
 def _box_key() -> bytes:
@@ -69,12 +73,16 @@ def open_key(tenant_id: int, sealed: bytes) -> str | None:
 def _check_url(url: str) -> str:
     url = url.strip().rstrip("/")
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if not URL.fullmatch(url) or parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValidationFailed.field(
             "base_url", "an http(s) URL, such as https://api.openai.com/v1"
         )
     if parts.username or parts.password:
         raise ValidationFailed.field("base_url", "put the key in api_key, not in the URL")
+    try:
+        parts.port  # noqa: B018 -- a port past 65535 raises here
+    except ValueError as error:
+        raise ValidationFailed.field("base_url", "the port must be 1 to 65535") from error
     if not settings.LLM_PRIVATE_HOSTS:
         host = parts.hostname.lower()
         try:
@@ -119,8 +127,8 @@ def llm_configure(
     daily_tokens: int | None = None,
     enabled: bool | None = None,
 ) -> LlmProvider:
-    """Set the provider (admins). ``api_key`` None keeps the key already set; a new provider
-    needs one (an empty string for a local server that takes none). Audited without the key."""
+    """Set the provider (admins). ``api_key`` None keeps the key already set (a new provider
+    then has none: a local server that takes none). Audited without the key."""
     if not actor_allows(actor, Capability.LLM_SETTINGS):
         raise PermissionDenied("Only admins and owners set the workspace's language model.")
     url = _check_url(base_url)
@@ -133,9 +141,7 @@ def llm_configure(
         config = LlmProvider.objects.select_for_update().filter(tenant=tenant).first()
         before = _shown(config)
         if config is None:
-            if api_key is None:
-                raise ValidationFailed.field("api_key", "a new provider needs its key")
-            config = LlmProvider(tenant=tenant)
+            config = LlmProvider(tenant=tenant)  # no key: a local server that takes none
         config.base_url, config.model = url, model[:120]
         if api_key is not None:
             config.key_sealed = seal_key(tenant.pk, api_key.strip())

@@ -6,6 +6,9 @@ statistics) and edge (source and target words, kind, weight, count). Import re-r
 engrams in batches — idempotent by ``external_id``, each line validated on its own, so a bad line
 is reported by number and the rest goes in — and then restores the cues' statistics and the edge
 weights the engrams re-created (the greater of the two; an edge no engram re-creates is skipped).
+
+A peer's export (mem0, Zep / Graphiti, Letta) is read into these lines first
+(``memory.core.peers``), each memory keyed by the peer's id: the same export twice adds nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from base.background import after_commit
 from base.contracts import in_range, validated
 from base.errors import MnemoError, PermissionDenied, ValidationFailed
 from memory.contracts import EngramIn, checked_network_key
+from memory.core import peers
 from memory.core.text import lemma
 from memory.models import Cue, Edge, Engram, ImportJob, Network
 from memory.services.lifecycle import Plan
@@ -158,6 +162,9 @@ def import_start(
         raise ValidationFailed.field("file", "must be UTF-8 text (JSON lines)") from exc
     if "\x00" in text:
         raise ValidationFailed.field("file", "holds NUL characters: not a JSON-lines file")
+    peer, text = peers.convert(text)
+    if peer is not None and text.count("\n") <= 1:
+        raise ValidationFailed.field("file", f"is a {peer} export with no memories in it")
     lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     if not text.strip():
         raise ValidationFailed.field("file", "is empty")
@@ -178,7 +185,7 @@ def import_start(
             actor=actor,
             verb="network.import",
             target=job,
-            after={"network": key, "lines": lines, "file": filename[:200]},
+            after={"network": key, "lines": lines, "file": filename[:200], "from": peer or FORMAT},
         )
         # robust: with the broker away the job stays queued and the sweep sends it later
         after_commit("memory.tasks.import_network", tenant.pk, job.pk)

@@ -204,8 +204,11 @@ def test_quarantined_content_is_never_sent_and_settings_are_admins_and_per_tenan
         "/api/v1/llm", {"base_url": "ftp://x", "model": "m", "api_key": "k"}, format="json"
     )
     assert bad.status_code == 400 and "base_url" in bad.json()["error"]["fields"]
-    new = api.put("/api/v1/llm", {"base_url": url, "model": "m"}, format="json")
-    assert new.status_code == 400 and "api_key" in new.json()["error"]["fields"]
+    for wrong in ("0", "http://user:pw@host/v1", "http://host:99999/v1", "https://"):
+        refused = api.put("/api/v1/llm", {"base_url": wrong, "model": "m"}, format="json")
+        assert refused.status_code == 400 and "base_url" in refused.json()["error"]["fields"]
+    keyless = api.put("/api/v1/llm", {"base_url": url, "model": "m"}, format="json")
+    assert keyless.status_code == 200 and keyless.json()["key_hint"] == ""
     too_many = configure(api, url, daily_tokens=-1)
     assert too_many.status_code == 400
 
