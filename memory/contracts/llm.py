@@ -22,7 +22,7 @@ from base.contracts import (
 from memory.models import LlmProvider
 from memory.services.llm import MAX_DAILY_TOKENS, URL, DayUse
 
-Tokens = Annotated[int, BeforeValidator(whole), Field(strict=True, ge=0, le=MAX_DAILY_TOKENS)]
+Tokens = Annotated[int, Field(strict=True, ge=0, le=MAX_DAILY_TOKENS), BeforeValidator(whole)]
 
 
 def _not_blank(value: str) -> str:
