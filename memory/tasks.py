@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 from django.db import OperationalError
@@ -13,6 +14,7 @@ from memory.services import access, maintenance
 from memory.services.embedding import embed_missing
 from memory.services.erasure import erasure_run
 from memory.services.extraction import job_run
+from memory.services.skills import skills_from_patterns
 from memory.services.transfer import import_run
 from tenants import rls
 from tenants.models import Tenant
@@ -94,6 +96,22 @@ def extract_episodes(tenant_id: int, job_id: int) -> int:
     duplicate delivery finds the job held or done, and an episode is never read twice."""
     job = job_run(tenant_id=tenant_id, job_id=job_id)
     return job.processed if job is not None else 0
+
+
+@shared_task(
+    autoretry_for=(OSError, ConnectionError, OperationalError),
+    retry_backoff=True,
+    max_retries=8,
+    acks_late=True,
+)
+def learn_skills(
+    tenant_id: int, network_id: int, engram_ids: list[int], actor: dict[str, Any] | None = None
+) -> int:
+    """Learn the procedures PATTERN memories write down (memory.services.skills); a memory
+    already learned in this wording is skipped, so a redelivery changes nothing."""
+    return skills_from_patterns(
+        tenant_id=tenant_id, network_id=network_id, engram_ids=engram_ids, actor=actor
+    )
 
 
 @shared_task(

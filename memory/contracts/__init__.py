@@ -320,7 +320,8 @@ class RecallIn(MemoryTarget):
     facts: StrictBool = Field(
         True,
         description="false: memories only; true: the facts the found memories stated (their "
-        "current values; earlier ones for questions about the past) lead the context",
+        "current values; earlier ones for questions about the past) lead the context, then "
+        "the skills (procedures that worked) the query names",
     )
 
     blank_means_absent = (
@@ -512,6 +513,21 @@ class KnownFactOut(Output):
     in_context: bool
 
 
+class KnownSkillOut(Output):
+    id: int
+    goal: str
+    steps: list[str]
+    preconditions: list[str]
+    pitfalls: list[str]
+    placeholders: dict[str, str] = Field(description="each placeholder and a literal a run used")
+    successes: int
+    failures: int
+    version: int
+    score: float
+    evidence: list[int] = Field(description="found engrams the skill was learned from")
+    in_context: bool
+
+
 class MindOut(Output):
     """What recall and prime answer: the activated concepts, ranked memories, a packed context."""
 
@@ -529,6 +545,12 @@ class MindOut(Output):
     )
     context_fact_ids: list[int] = Field(
         default_factory=list, description="the facts `context` holds (before the memories)"
+    )
+    skills: list[KnownSkillOut] = Field(
+        default_factory=list, description="procedures that worked, for what the query names"
+    )
+    context_skill_ids: list[int] = Field(
+        default_factory=list, description="the skills `context` holds (after the facts)"
     )
     suppressed_duplicates: int
     took_ms: float
@@ -597,6 +619,24 @@ def present_mind(mind: Mind) -> MindOut:
             for f in mind.facts
         ],
         context_fact_ids=list(mind.context_fact_ids),
+        skills=[
+            KnownSkillOut(
+                id=k.id,
+                goal=k.goal,
+                steps=list(k.steps),
+                preconditions=list(k.preconditions),
+                pitfalls=list(k.pitfalls),
+                placeholders=dict(k.placeholders),
+                successes=k.successes,
+                failures=k.failures,
+                version=k.version,
+                score=k.score,
+                evidence=list(k.evidence),
+                in_context=k.id in set(mind.context_skill_ids),
+            )
+            for k in mind.skills
+        ],
+        context_skill_ids=list(mind.context_skill_ids),
         suppressed_duplicates=mind.suppressed,
         took_ms=mind.took_ms,
         notice=mind.notice or None,

@@ -1,5 +1,6 @@
 """The contracts of knowledge (PlugMem): what ingesting episodes takes, what a job reports,
-and how facts and entities are listed, shown, merged and split."""
+how facts and entities are listed, shown, merged and split, and how skills are listed, shown
+and told their outcomes."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ from memory.contracts import (
 )
 from memory.core.guide import MAX_BUDGET as MAX_GUIDE_TOKENS
 from memory.core.guide import Guide
-from memory.models import Entity, EntityAlias, Episode, Fact, Job
+from memory.core.skills import reliability
+from memory.models import Entity, EntityAlias, Episode, Fact, Job, Skill, SkillEvidence
 
 MAX_EPISODES = 500
 MAX_DOCUMENT_CHARS = 200_000  # a document is chunked; each chunk is one engram
@@ -291,7 +293,7 @@ class GuideIn(MemoryTarget):
     blank_means_absent = ("token_budget", "record")
 
 
-CiteKind = Literal["fact", "engram"]
+CiteKind = Literal["fact", "skill", "engram"]
 Section = Literal["facts", "conflicts", "warnings", "steps", "memories"]
 
 
@@ -335,3 +337,107 @@ def present_guide(network: str, task: str, guide: Guide, took_ms: float, notice:
         took_ms=took_ms,
         notice=notice or None,
     )
+
+
+# --- skills ------------------------------------------------------------------------------
+
+
+class SkillFilters(QueryContract):
+    network: NetworkKey | None = None
+    q: Annotated[Text, Field(max_length=200)] = Field(
+        "", description="skills whose goal or steps name all of these words"
+    )
+    status: Literal["current", "superseded", "any"] = "current"
+    cursor: Text = ""
+    limit: PageSize = 50
+
+
+class SkillOut(Output):
+    id: int
+    network: str
+    goal: str
+    preconditions: list[str]
+    steps: list[str] = Field(description="in order; {placeholders} stand for one run's literals")
+    placeholders: dict[str, str] = Field(description="each placeholder and the literal a run used")
+    pitfalls: list[str] = Field(description="steps that failed on the way, and why")
+    successes: int
+    failures: int
+    success_rate: float | None = Field(description="successes / runs; null before any run")
+    reliability: float = Field(description="(successes + 1) / (runs + 2): what ranking uses")
+    version: int
+    previous: int | None = Field(description="the version this one revised")
+    parent: int | None = Field(description="the more general skill this one refines")
+    status: Literal["current", "superseded"]
+    source: Literal["trajectory", "pattern"]
+    created_at: datetime
+    updated_at: datetime
+
+
+def present_skill(skill: Skill, network_key: str) -> SkillOut:
+    rate = skill.success_rate
+    return SkillOut(
+        id=skill.pk,
+        network=network_key,
+        goal=skill.goal,
+        preconditions=list(skill.preconditions),
+        steps=list(skill.steps),
+        placeholders=dict(skill.placeholders),
+        pitfalls=list(skill.pitfalls),
+        successes=skill.successes,
+        failures=skill.failures,
+        success_rate=round(rate, 3) if rate is not None else None,
+        reliability=round(reliability(skill.successes, skill.failures), 3),
+        version=skill.version,
+        previous=skill.previous_id,
+        parent=skill.parent_id,
+        status=cast(Literal["current", "superseded"], skill.status),
+        source=cast(Literal["trajectory", "pattern"], skill.source),
+        created_at=skill.created_at,
+        updated_at=skill.updated_at,
+    )
+
+
+class SkillPage(Output):
+    skills: list[SkillOut]
+    next_cursor: str | None
+
+
+class SkillRunOut(Output):
+    run: str = Field(description='task:<name>, engram:<id>:<digest>, outcome:<task>, or ""')
+    outcome: Literal["success", "failure", ""]
+    episodes: list[int]
+    engrams: list[int]
+    note: str
+    created_at: datetime
+
+
+def present_run(row: SkillEvidence) -> SkillRunOut:
+    return SkillRunOut(
+        run=row.run,
+        outcome=cast(Literal["success", "failure", ""], row.outcome),
+        episodes=list(row.episodes),
+        engrams=list(row.engrams),
+        note=row.note,
+        created_at=row.created_at,
+    )
+
+
+class SkillDetailOut(Output):
+    skill: SkillOut
+    versions: list[SkillOut] = Field(description="every version of this goal, oldest first")
+    children: list[SkillOut] = Field(description="the current skills that refine this one")
+    evidence: list[SkillRunOut] = Field(description="runs, memories and reports, newest first")
+
+
+class SkillOutcomeIn(Contract):
+    outcome: Literal["success", "failure"]
+    note: Annotated[Text, Field(max_length=500)] = ""
+    task: Annotated[Text, Field(max_length=200)] = Field(
+        "", description="the task this run was: reported once per task"
+    )
+    blank_means_absent = ("note", "task")
+
+
+class SkillOutcomeOut(Output):
+    skill: SkillOut
+    counted: bool = Field(description="false: this task's outcome was reported already")

@@ -3,10 +3,11 @@
 
 Sections, in the order they are filled within the token budget: key facts (current values,
 grouped by subject), conflicts (a slot whose value changed: the agent should not trust the old
-one), warnings (memories that say what to avoid or what failed), steps (the best procedure
-found: a PATTERN memory), and the other relevant memories, each shortened. Every line cites its
-units (``fact #12``, ``pattern #40``), and the whole is quoted data behind the read-time wall
-(memory.core.packing), as a recall's context is."""
+one), warnings (the best skill's pitfalls, memories that say what to avoid or what failed),
+steps (the best procedure found: the skill that worked most for what the task names, else a
+PATTERN memory), and the other relevant memories, each shortened. Every line cites its units
+(``fact #12``, ``skill #3``, ``pattern #40``), and the whole is quoted data behind the
+read-time wall (memory.core.packing), as a recall's context is."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.core.mind import KnownFact, RankedEngram
+from memory.core.mind import KnownFact, KnownSkill, RankedEngram
 from memory.core.packing import defang, fact_text, fenced
 from memory.core.text import estimate_tokens
 
@@ -33,7 +34,7 @@ SHORT_STEPS = 60  # ... and a procedure's
 
 @dataclass(frozen=True)
 class Cite:
-    kind: str  # fact | engram
+    kind: str  # fact | skill | engram
     id: int
 
 
@@ -65,7 +66,20 @@ def _short(text: str, words: int) -> str:
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
 
-def candidates(facts: Sequence[KnownFact], engrams: Sequence[RankedEngram]) -> list[GuideLine]:
+def _skill_steps(skill: KnownSkill) -> str:
+    runs = skill.successes + skill.failures
+    record = f"worked {skill.successes} of {runs}" if runs else "not run yet"
+    needs = f" Needs {'; '.join(skill.preconditions)}." if skill.preconditions else ""
+    steps = " ".join(f"{i}. {step}" for i, step in enumerate(skill.steps, 1))
+    text = f"{skill.goal} (skill #{skill.id}, v{skill.version}, {record}):{needs} {steps}"
+    return defang(_short(text, SHORT_STEPS))
+
+
+def candidates(
+    facts: Sequence[KnownFact],
+    engrams: Sequence[RankedEngram],
+    skills: Sequence[KnownSkill] = (),
+) -> list[GuideLine]:
     """Every line the guide could hold, in the order it would take them."""
     lines: list[GuideLine] = []
     current = [f for f in facts if f.status == "current"]
@@ -92,12 +106,25 @@ def candidates(facts: Sequence[KnownFact], engrams: Sequence[RankedEngram]) -> l
             )
         )
     used = {engram_id for fact in facts for engram_id in fact.evidence}  # cited by the fact
+    best = max(skills, key=lambda k: (k.score, -k.id)) if skills else None
+    if best is not None:
+        used.update(best.evidence)  # its steps' memories: the skill says them better
+        for pitfall in best.pitfalls[:2]:
+            lines.append(
+                GuideLine(
+                    "warnings",
+                    f"{defang(_short(pitfall, SHORT_WORDS))} (skill #{best.id})",
+                    (Cite("skill", best.id),),
+                )
+            )
     for engram in engrams:
         if engram.id not in used and engram.type != "PATTERN" and WARNING.search(engram.content):
             used.add(engram.id)
             lines.append(_memory_line("warnings", engram, SHORT_WORDS))
     patterns = [e for e in engrams if e.type == "PATTERN" and e.id not in used]
-    if patterns:
+    if best is not None:
+        lines.append(GuideLine("steps", _skill_steps(best), (Cite("skill", best.id),)))
+    elif patterns:
         used.add(patterns[0].id)
         lines.append(_memory_line("steps", patterns[0], SHORT_STEPS))
     for engram in engrams:
@@ -131,12 +158,13 @@ def distil(
     facts: Sequence[KnownFact],
     engrams: Sequence[RankedEngram],
     budget: int = MAX_BUDGET,
+    skills: Sequence[KnownSkill] = (),
 ) -> Guide:
     """The lines, in order, while the rendered guide stays within ``budget`` tokens (a line
     that does not fit is skipped; a shorter later one may still fit)."""
     budget = min(budget, MAX_BUDGET)
     chosen: list[GuideLine] = []
-    for line in candidates(facts, engrams):
+    for line in candidates(facts, engrams, skills):
         if estimate_tokens(render(task, [*chosen, line])) <= budget:
             chosen.append(line)
     text = render(task, chosen)

@@ -62,6 +62,23 @@ class KnownFact:
     said_by: tuple[int, ...] = ()  # the engrams that stated this value (its own evidence)
 
 
+@dataclass(frozen=True)
+class KnownSkill:
+    """A skill recall found: by its goal's and steps' words, or through the steps' memories."""
+
+    id: int
+    goal: str
+    steps: tuple[str, ...]
+    preconditions: tuple[str, ...] = ()
+    pitfalls: tuple[str, ...] = ()
+    placeholders: tuple[tuple[str, str], ...] = ()  # (name, a literal one run used)
+    successes: int = 0
+    failures: int = 0
+    version: int = 1
+    score: float = 0.0
+    evidence: tuple[int, ...] = ()  # found engrams it was learned from
+
+
 @dataclass
 class Mind:
     network: str
@@ -75,6 +92,8 @@ class Mind:
     context_ids: tuple[int, ...] = ()  # the engrams the context holds, within the budget
     facts: list[KnownFact] = field(default_factory=list)
     context_fact_ids: tuple[int, ...] = ()  # the facts the context holds
+    skills: list[KnownSkill] = field(default_factory=list)
+    context_skill_ids: tuple[int, ...] = ()  # the skills the context holds
     suppressed: int = 0  # near-duplicates left out
     took_ms: float = 0.0
     notice: str = ""  # said when the network holds no memories

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.core.mind import KnownFact
+from memory.core.mind import KnownFact, KnownSkill
 from memory.core.text import estimate_tokens
 
 
@@ -36,6 +36,7 @@ class Packed:
     tokens: int
     ids: tuple[int, ...]
     fact_ids: tuple[int, ...] = ()
+    skill_ids: tuple[int, ...] = ()
 
 
 HEADER = (
@@ -120,16 +121,48 @@ def fact_lines(facts: Sequence[KnownFact]) -> list[str]:
     return lines
 
 
-def pack(items: Sequence[Packable], budget: int, facts: Sequence[KnownFact] = ()) -> Packed:
+SKILL_SHARE = 0.35  # of the budget, at most, for skills
+SKILLS_PACKED = 2  # the most a context shows: the best procedures, not a manual
+PLACEHOLDERS_SHOWN = 3
+
+
+def skill_text(skill: KnownSkill) -> str:
+    """ "deploy the api (v2, worked 3 of 4 times): needs …; 1. … 2. …; pitfalls: …" """
+    runs = skill.successes + skill.failures
+    record = f"worked {skill.successes} of {runs} times" if runs else "not run yet"
+    parts = [f"{skill.goal} (v{skill.version}, {record})"]
+    if skill.preconditions:
+        parts.append("needs " + "; ".join(skill.preconditions))
+    parts.append(" ".join(f"{i}. {step}" for i, step in enumerate(skill.steps, 1)))
+    if skill.pitfalls:
+        parts.append("pitfalls: " + "; ".join(skill.pitfalls))
+    if skill.placeholders:
+        shown = skill.placeholders[:PLACEHOLDERS_SHOWN]
+        parts.append("last run: " + ", ".join(f"{{{n}}} = {v}" for n, v in shown))
+    return ": ".join(parts[:2]) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "")
+
+
+def skill_lines(skills: Sequence[KnownSkill]) -> list[str]:
+    return [f"- [skill #{s.id}] {defang(skill_text(s))}" for s in skills]
+
+
+def pack(
+    items: Sequence[Packable],
+    budget: int,
+    facts: Sequence[KnownFact] = (),
+    skills: Sequence[KnownSkill] = (),
+) -> Packed:
     """Memories in rank order while they fit (a long relevant memory is not traded for several
     short weak ones), skipping those that do not fit and those under the relevance floor. Then
     the facts that say something those memories do not (a fact whose own statement is packed
-    adds nothing), within FACT_SHARE of the budget, the weakest memories making room; facts
-    render first, grouped by subject, then the memories in rank order. The reported count is
-    of the rendered text, and never exceeds ``budget``."""
-    if budget <= 0 or not (items or facts):
+    adds nothing), within FACT_SHARE of the budget, and the best skills (SKILLS_PACKED) within
+    SKILL_SHARE, the weakest memories making room; facts render first, grouped by subject,
+    then skills, then the memories in rank order. The reported count is of the rendered text,
+    and never exceeds ``budget``."""
+    if budget <= 0 or not (items or facts or skills):
         return Packed("", 0, ())
-    top = max([item.score for item in items] + [fact.score for fact in facts])
+    scores = [i.score for i in items] + [f.score for f in facts] + [s.score for s in skills]
+    top = max(scores)
     floor = max(FLOOR, FLOOR_SHARE * top)
     header_tokens = estimate_tokens(HEADER) + 1 + FENCE_TOKENS
     lines = {item.id: line_for(item) for item in items}
@@ -150,19 +183,35 @@ def pack(items: Sequence[Packable], budget: int, facts: Sequence[KnownFact] = ()
         cost = estimate_tokens("\n".join(fact_lines(trial))) + 1
         if cost <= budget * FACT_SHARE and header_tokens + cost <= budget:
             chosen_facts, facts_cost = trial, cost
-    while ordered and remaining < facts_cost:  # the weakest memories make room
+    chosen_skills: list[KnownSkill] = []
+    skills_cost = 0
+    for skill in sorted(skills, key=lambda s: (-s.score, s.id))[: SKILLS_PACKED * 2]:
+        if skill.score < floor or len(chosen_skills) >= SKILLS_PACKED:
+            continue
+        cost = estimate_tokens(skill_lines([skill])[0]) + 1
+        if (
+            skills_cost + cost <= budget * SKILL_SHARE
+            and header_tokens + facts_cost + skills_cost + cost <= budget
+        ):
+            chosen_skills.append(skill)
+            skills_cost += cost
+    while ordered and remaining < facts_cost + skills_cost:  # the weakest memories make room
         remaining += costs[ordered.pop().id]
-    if not ordered and not chosen_facts:
+    if not ordered and not chosen_facts and not chosen_skills:
         return Packed("", 0, ())
 
     def rendered() -> str:
-        body = fact_lines(chosen_facts) + [lines[item.id] for item in ordered]
+        body = (
+            fact_lines(chosen_facts)
+            + skill_lines(chosen_skills)
+            + [lines[item.id] for item in ordered]
+        )
         return render(body) if body else ""
 
     text = rendered()
     tokens = estimate_tokens(text)
-    while tokens > budget and (ordered or chosen_facts):  # belt and braces
-        (ordered or chosen_facts).pop()
+    while tokens > budget and (ordered or chosen_skills or chosen_facts):  # belt and braces
+        (ordered or chosen_skills or chosen_facts).pop()
         text = rendered()
         tokens = estimate_tokens(text)
     return Packed(
@@ -170,4 +219,5 @@ def pack(items: Sequence[Packable], budget: int, facts: Sequence[KnownFact] = ()
         tokens,
         tuple(item.id for item in ordered),
         tuple(fact.id for fact in chosen_facts),
+        tuple(skill.id for skill in chosen_skills),
     )

@@ -1,6 +1,6 @@
 """The memory app's tables: the cognitive network (``graph``: networks, cues, edges, engrams,
 recall events, imports, moderation, erasure) and the knowledge extracted from interactions
-(``knowledge``: episodes, entities, facts, jobs), and the tenant's language model
+(``knowledge``: episodes, entities, facts, skills, jobs), and the tenant's language model
 (``llm``: provider settings and the usage meter)."""
 
 from memory.models.graph import (
@@ -25,6 +25,8 @@ from memory.models.knowledge import (
     Fact,
     FactEvidence,
     Job,
+    Skill,
+    SkillEvidence,
 )
 from memory.models.llm import LlmProvider, LlmUsage
 
@@ -49,5 +51,7 @@ __all__ = [
     "ModerationItem",
     "Network",
     "RecallEvent",
+    "Skill",
+    "SkillEvidence",
     "WritePolicy",
 ]

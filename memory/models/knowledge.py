@@ -1,6 +1,7 @@
 """Knowledge from interactions (PlugMem): raw **Episodes** and what is extracted from them —
 **Entities** under one canonical name with their aliases, **Facts** with a slot, a validity
-window and evidence, and the **Job** that runs the extraction on a worker.
+window and evidence, **Skills** (procedures that worked) with their runs, and the **Job** that
+runs the extraction on a worker.
 
 Foreign keys to the graph's tables are written as strings: this module never imports
 ``memory.models.graph`` back (``memory.models`` imports both).
@@ -8,6 +9,8 @@ Foreign keys to the graph's tables are written as strings: this module never imp
 
 from __future__ import annotations
 
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -333,3 +336,126 @@ class FactEvidence(models.Model):
 
     def __str__(self) -> str:
         return f"fact {self.fact_id} from episode {self.episode_id}"
+
+
+class Skill(models.Model):
+    """A procedure that worked (PlugMem's procedural memory): a goal, what it needs, the steps
+    with placeholders for one run's literals, what failed on the way (pitfalls), and how often
+    it worked since.
+
+    One current version per goal key: a run of the same goal with other steps is a new version
+    (``previous`` points back, the old one is superseded and kept). ``parent`` is the more
+    general skill this one refines. ``SkillEvidence`` rows are the runs and memories it was
+    learned from, and the outcomes reported since."""
+
+    class Status(models.TextChoices):
+        CURRENT = "current"
+        SUPERSEDED = "superseded"
+
+    class Source(models.TextChoices):
+        TRAJECTORY = "trajectory"  # step episodes of a task that succeeded
+        PATTERN = "pattern"  # a PATTERN memory that writes a procedure down
+
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    network = models.ForeignKey(
+        "memory.Network", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    goal = models.CharField(max_length=200)
+    key = models.CharField(max_length=300)
+    preconditions = models.JSONField(default=list, blank=True)
+    steps = models.JSONField(default=list)
+    placeholders = models.JSONField(default=dict, blank=True)  # name -> a literal one run used
+    pitfalls = models.JSONField(default=list, blank=True)
+    terms = ArrayField(models.CharField(max_length=200), default=list, blank=True)
+    successes = models.IntegerField(default=0)
+    failures = models.IntegerField(default=0)
+    version = models.IntegerField(default=1)
+    previous = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", db_index=False
+    )
+    parent = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", db_index=False
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.CURRENT)
+    source = models.CharField(max_length=10, choices=Source.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "network", "key"],
+                condition=Q(status="current"),
+                name="skill_tenant_current_uniq",
+            ),
+            models.CheckConstraint(
+                condition=Q(successes__gte=0, failures__gte=0), name="skill_counts_positive"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                F("tenant"),
+                F("network"),
+                F("status"),
+                F("updated_at").desc(),
+                F("id").desc(),
+                name="skill_tenant_recent",
+            ),
+            models.Index(fields=["tenant", "network", "key"], name="skill_tenant_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.goal} (v{self.version})"
+
+    @property
+    def runs(self) -> int:
+        return self.successes + self.failures
+
+    @property
+    def success_rate(self) -> float | None:
+        return self.successes / self.runs if self.runs else None
+
+
+class SkillEvidence(models.Model):
+    """What a skill was learned from or told since: a task's run (its steps' episodes and
+    engrams), a PATTERN memory, or an outcome someone reported. ``run`` names the run once per
+    network ("task:<name>", "engram:<id>:<digest>", "outcome:<task>"), so a redelivered job or
+    a repeated report counts once."""
+
+    class Outcome(models.TextChoices):
+        SUCCESS = "success"
+        FAILURE = "failure"
+        NONE = ""  # a written procedure: no run
+
+    tenant = models.ForeignKey(
+        "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    network = models.ForeignKey(
+        "memory.Network", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    skill = models.ForeignKey(Skill, on_delete=models.CASCADE, related_name="+", db_index=False)
+    run = models.CharField(max_length=300, blank=True)
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True)
+    episodes = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    engrams = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    note = models.CharField(max_length=500, blank=True)
+    actor = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "network", "run"],
+                condition=~Q(run=""),
+                name="skillevidence_tenant_run_uniq",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["tenant", "skill"], name="skillevidence_tenant_skill"),
+            GinIndex(F("tenant"), F("engrams"), name="skillevidence_engrams_gin"),
+        ]
+
+    def __str__(self) -> str:
+        return f"skill {self.skill_id} {self.run or 'evidence'}"

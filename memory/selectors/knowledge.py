@@ -1,4 +1,5 @@
-"""Tenant-scoped reads of knowledge: jobs, facts (as of a time), entities and their aliases."""
+"""Tenant-scoped reads of knowledge: jobs, facts (as of a time), entities and their aliases,
+skills with their versions and runs."""
 
 from __future__ import annotations
 
@@ -9,7 +10,17 @@ from django.db.models import Q, QuerySet
 
 from base.errors import NotFound
 from memory.core.knowledge import entity_key
-from memory.models import Entity, EntityAlias, Fact, FactEvidence, Job, Network
+from memory.core.text import content_lemmas
+from memory.models import (
+    Entity,
+    EntityAlias,
+    Fact,
+    FactEvidence,
+    Job,
+    Network,
+    Skill,
+    SkillEvidence,
+)
 from tenants.models import Tenant
 
 
@@ -157,3 +168,54 @@ def facts_by_subject(*, tenant: Tenant, network: Network, subjects: int = 30) ->
         )
         for subject_id in ranked[:subjects]
     ]
+
+
+# --- skills ------------------------------------------------------------------------------
+
+
+def skill_get_for_tenant(*, tenant: Tenant, id: int) -> Skill:
+    skill = Skill.objects.filter(tenant=tenant, pk=id).select_related("network").first()
+    if skill is None:
+        raise NotFound(f"no skill {id} in this workspace")
+    return skill
+
+
+def skills_for_tenant(
+    *, tenant: Tenant, network: Network | None, q: str = "", status: str = "current"
+) -> QuerySet[Skill]:
+    """Skills newest first; ``q``: those whose goal or steps name all of its words."""
+    rows = Skill.objects.filter(tenant=tenant).select_related("network")
+    if network is not None:
+        rows = rows.filter(network=network)
+    if status != "any":
+        rows = rows.filter(status=status)
+    if q:
+        words = sorted(set(content_lemmas(q)))
+        rows = rows.filter(terms__contains=words) if words else rows.none()
+    return rows.order_by("-created_at", "-id")
+
+
+def skill_versions(*, skill: Skill) -> list[Skill]:
+    """Every version of the skill's goal, oldest first."""
+    return list(
+        Skill.objects.filter(tenant_id=skill.tenant_id, network_id=skill.network_id, key=skill.key)
+        .select_related("network")
+        .order_by("version", "id")
+    )
+
+
+def skill_evidence(*, skill: Skill, limit: int = 100) -> list[SkillEvidence]:
+    """The runs, memories and reports the skill was learned from or told, newest first."""
+    return list(
+        SkillEvidence.objects.filter(tenant_id=skill.tenant_id, skill=skill).order_by(
+            "-created_at", "-id"
+        )[:limit]
+    )
+
+
+def skill_children(*, skill: Skill) -> list[Skill]:
+    return list(
+        Skill.objects.filter(tenant_id=skill.tenant_id, parent=skill, status="current").order_by(
+            "goal", "id"
+        )
+    )

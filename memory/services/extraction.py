@@ -14,6 +14,9 @@ the tokens metered at once, then applied like the rules' reading. An episode the
 not read — budget spent, circuit open, a failed call, an answer that is not the JSON asked for —
 is read by the rules (``counts["fallback"]``), and records the extractor that actually read it.
 Only active memories are sent: quarantined content never leaves.
+
+A step episode that ends its task (``metadata.task_outcome``) has the task's skill learned
+(memory.services.skills) in the same transaction, once per task.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from memory.models import Engram, EntityMention, Episode, Job, Network
 from memory.services.entities import Names, mentions_add
 from memory.services.facts import Said, facts_apply
 from memory.services.llm import FAILURES_TO_OPEN, Spent, configured, gate, meter
+from memory.services.skills import skills_from_task, task_ended, task_of
 from tenants import rls
 from tenants.models import Tenant
 
@@ -126,7 +130,12 @@ def job_run(*, tenant_id: int, job_id: int) -> Job | None:
 def _summary(job: Job) -> str:
     counts = job.counts
     parts = [f"{job.processed:,} of {job.total:,} episodes read"]
-    for key, label in (("facts", "facts"), ("entities", "entities"), ("supersede", "superseded")):
+    for key, label in (
+        ("facts", "facts"),
+        ("entities", "entities"),
+        ("supersede", "superseded"),
+        ("skills", "skills learned"),
+    ):
         if counts.get(key):
             parts.append(f"{counts[key]:,} {label}")
     if counts.get("fallback"):
@@ -268,6 +277,7 @@ def _batch(job: Job, ahead: Ahead | None = None) -> bool:
     errors = list(fresh.errors)
     error_count = fresh.error_count
     now = timezone.now()
+    ended: set[str] = set()  # tasks whose last step this batch read: their skill is learned
     for episode in episodes:
         if episode.engram_id is None or statuses.get(episode.engram_id) != Engram.Status.ACTIVE:
             counts["held"] += 1  # quarantined, or deleted meanwhile: nothing to read yet
@@ -281,6 +291,8 @@ def _batch(job: Job, ahead: Ahead | None = None) -> bool:
                 Episode.objects.filter(pk=episode.pk).update(
                     extracted_with=read.extractor if read else rules.VERSION, extracted_at=now
                 )
+            if task_ended(episode):
+                ended.add(task_of(episode))
         except (OperationalError, InterfaceError, IntegrityError):
             raise  # a deadlock or a concurrent insert: atomic_with_retry runs the batch again
         except Exception as error:  # recorded on the job; the batch goes on
@@ -289,6 +301,21 @@ def _batch(job: Job, ahead: Ahead | None = None) -> bool:
             error_count += 1
             if len(errors) < MAX_ERRORS_KEPT:
                 errors.append({"episode": episode.pk, "message": str(error)[:300]})
+    for task in sorted(ended):
+        try:
+            with transaction.atomic():
+                _, action = skills_from_task(network=names.network, task=task)
+            if action in ("create", "revise"):
+                counts["skills"] += 1
+            if action in ("create", "revise", "confirm", "failure"):
+                counts["skill_runs"] += 1
+        except (OperationalError, InterfaceError, IntegrityError):
+            raise
+        except Exception as error:
+            log.exception("learning the skill of task %r failed", task)
+            error_count += 1
+            if len(errors) < MAX_ERRORS_KEPT:
+                errors.append({"task": task, "message": str(error)[:300]})
     counts["_after"] = episodes[-1].pk
     fresh.processed = min(fresh.total, fresh.processed + len(episodes))
     fresh.counts = dict(counts)

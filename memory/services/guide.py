@@ -43,5 +43,5 @@ def network_guide(
         ),
         missing_ok=missing_ok,
     )
-    guide = distil(task, mind.facts, mind.engrams, token_budget)
+    guide = distil(task, mind.facts, mind.engrams, token_budget, mind.skills)
     return mind, guide, round((time.perf_counter() - started) * 1000, 2)

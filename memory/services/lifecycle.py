@@ -18,6 +18,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from audit.actors import Actor
 from audit.services import AuditEntry
 from base.background import after_commit
 from base.contracts import validated
@@ -268,6 +269,8 @@ def rewrite(
         edges_reinforce(network, [lemmas], cue_ids)
     if change.words_changed or (change.will_link and not change.was_linked):
         embed_later(engram.tenant_id, network.pk, [engram.pk])
+    if engram.type == Engram.Type.PATTERN and engram.status == Engram.Status.ACTIVE:
+        learn_later(engram.tenant_id, network.pk, [engram.pk])  # its procedure may have changed
     return change
 
 
@@ -305,6 +308,8 @@ def enter(network: Network, engram: Engram, now: datetime) -> str:
     engram.updated_at = now
     engram.save(update_fields=["status", "updated_at"])
     embed_later(engram.tenant_id, network.pk, [engram.pk])
+    if engram.type == Engram.Type.PATTERN:
+        learn_later(engram.tenant_id, network.pk, [engram.pk])
     return before
 
 
@@ -382,3 +387,13 @@ def embed_later(tenant_id: int, network_id: int, ids: list[int]) -> None:
     """Queue the embedding of these engrams after commit."""
     if ids:
         after_commit("memory.tasks.embed_engrams", tenant_id, network_id, sorted(ids))
+
+
+def learn_later(
+    tenant_id: int, network_id: int, ids: list[int], actor: Actor | None = None
+) -> None:
+    """Queue, after commit, the learning of the procedures these PATTERN memories write down
+    (memory.services.skills; a memory whose procedure was learned already is skipped)."""
+    if ids:
+        who = actor.as_json() if actor else None
+        after_commit("memory.tasks.learn_skills", tenant_id, network_id, sorted(ids), who)

@@ -31,7 +31,7 @@ from memory.contracts import RecallIn
 from memory.core.activation import MODES, OutEdges, path_to, spread
 from memory.core.hebbian import base_level_activation
 from memory.core.knowledge import asks_about_past
-from memory.core.mind import ActivatedCue, KnownFact, Mind, RankedEngram, Why
+from memory.core.mind import ActivatedCue, KnownFact, KnownSkill, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
 from memory.core.ranking import (
     DUPLICATE_COSINE,
@@ -42,6 +42,7 @@ from memory.core.ranking import (
     score,
     select,
 )
+from memory.core.skills import PLACEHOLDER, reliability
 from memory.core.text import content_lemmas
 from memory.core.when import window_in
 from memory.embeddings import query_vector_soon
@@ -676,14 +677,18 @@ def _run(
         past = options.past
         if past is None:
             past = asks_about_past(query) or (window is not None and window.end <= now)
-        mind.facts = _known_facts(network, scored, past, frozenset(content_lemmas(query)))
+        asked = frozenset(content_lemmas(query))
+        mind.facts = _known_facts(network, scored, past, asked)
+        mind.skills = _known_skills(network, scored, asked)
     packed = pack(
         [Packable(e.id, e.type, e.content, e.score, e.token_count) for e in mind.engrams],
         options.token_budget,
         mind.facts,
+        mind.skills,
     )
     mind.context, mind.context_tokens, mind.context_ids = packed.text, packed.tokens, packed.ids
     mind.context_fact_ids = packed.fact_ids
+    mind.context_skill_ids = packed.skill_ids
 
 
 FACT_POOL = 60  # the best candidates whose facts are looked up
@@ -793,6 +798,76 @@ def _known_facts(
         slot_best[slot] = max(slot_best.get(slot, 0.0), fact.score)
     found.sort(key=lambda f: (-slot_best[f[0]], f[0], f[1]))
     return [fact for *_, fact in found]
+
+
+SKILL_POOL = 60  # the best candidates whose skills are looked up
+SKILLS_SHOWN = 4
+SKILL_RELEVANCE = 0.34  # a skill must share at least this much with the question
+
+
+def _known_skills(
+    network: Network, scored: list[Scored], asked: frozenset[str]
+) -> list[KnownSkill]:
+    """Current skills the question names (its words in the skill's goal and steps), or that
+    were learned from the memories found; ranked by that relevance, weighed by how often they
+    worked. A skill none of whose memories is active any more (hidden, erased) is left out."""
+    if not asked:
+        return []
+    best = sorted(scored, key=lambda s: -s.score)[:SKILL_POOL]
+    score_of = {s.candidate.id: s.score for s in best}
+    top = max(score_of.values(), default=0.0) or 1.0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT s.id, s.goal, s.steps, s.preconditions, s.pitfalls, s.placeholders,
+                   s.successes, s.failures, s.version, s.terms,
+                   ARRAY(SELECT DISTINCT x FROM memory_skillevidence ev, unnest(ev.engrams) x
+                          WHERE ev.tenant_id = s.tenant_id AND ev.skill_id = s.id)
+              FROM memory_skill s
+             WHERE s.tenant_id = %s AND s.network_id = %s AND s.status = 'current'
+               AND (s.terms && %s::varchar[]
+                    OR EXISTS (SELECT 1 FROM memory_skillevidence ev
+                                WHERE ev.tenant_id = s.tenant_id AND ev.skill_id = s.id
+                                  AND ev.engrams && %s::bigint[]))
+               AND EXISTS (SELECT 1 FROM memory_skillevidence ev
+                             JOIN memory_engram e
+                               ON e.tenant_id = ev.tenant_id AND e.id = ANY(ev.engrams)
+                            WHERE ev.tenant_id = s.tenant_id AND ev.skill_id = s.id
+                              AND e.status = 'active')
+             ORDER BY s.updated_at DESC, s.id DESC
+             LIMIT 50
+            """,
+            [network.tenant_id, network.pk, sorted(asked), list(score_of)],
+        )
+        rows = cursor.fetchall()
+    found: list[KnownSkill] = []
+    for sid, goal, *said, won, lost, version, terms, engrams in rows:
+        steps, needs, pitfalls, slots = (json.loads(v) if isinstance(v, str) else v for v in said)
+        goal_terms = set(content_lemmas(PLACEHOLDER.sub(" ", goal)))
+        goal_share = len(goal_terms & asked) / len(goal_terms) if goal_terms else 0.0
+        asked_share = len(set(terms) & asked) / len(asked)
+        lexical = 0.6 * goal_share + 0.4 * asked_share
+        via = [score_of[e] for e in engrams if e in score_of]
+        relevance = max(lexical, max(via, default=0.0) / top)
+        if relevance < SKILL_RELEVANCE:
+            continue
+        found.append(
+            KnownSkill(
+                id=sid,
+                goal=goal,
+                steps=tuple(steps),
+                preconditions=tuple(needs),
+                pitfalls=tuple(pitfalls),
+                placeholders=tuple(sorted(slots.items())),
+                successes=won,
+                failures=lost,
+                version=version,
+                score=round(top * relevance * (0.5 + 0.5 * reliability(won, lost)), 4),
+                evidence=tuple(sorted(e for e in engrams if e in score_of)),
+            )
+        )
+    found.sort(key=lambda k: (-k.score, k.id))
+    return found[:SKILLS_SHOWN]
 
 
 def _twins(network: Network, scored: list[Scored], k: int) -> frozenset[frozenset[int]]:

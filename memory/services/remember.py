@@ -146,6 +146,14 @@ class _Batch:
         edges = edges_reinforce(self.network, self.reinforced, self.cue_ids)
         audit_records(tenant_id=self.tenant.pk, actor=self.actor, entries=self.audits)
         lifecycle.embed_later(self.tenant.pk, self.network.pk, self.to_embed)
+        patterns = [
+            o.id
+            for o in self.outcomes
+            if o.index in self.fresh
+            and self.items[o.index].type == Engram.Type.PATTERN
+            and not self._held(o.index)
+        ]
+        lifecycle.learn_later(self.tenant.pk, self.network.pk, patterns, self.actor)
         outcomes = sorted(self.outcomes, key=lambda o: o.index)
         result = RememberResult(self.network, outcomes, edges)
         _announce(self.tenant, result, self.created)

@@ -192,6 +192,7 @@ CELERY_TASK_QUEUES = [Queue(name) for name in QUEUES.values()]
 CELERY_TASK_ROUTES = {
     "memory.tasks.import_network": {"queue": QUEUE_IMPORTS},
     "memory.tasks.extract_episodes": {"queue": QUEUE_EXTRACTION},
+    "memory.tasks.learn_skills": {"queue": QUEUE_EXTRACTION},
     "memory.tasks.embed_engrams": {"queue": QUEUE_EMBEDDINGS},
     "memory.tasks.decay_edges": {"queue": QUEUE_MAINTENANCE},
     "memory.tasks.archive_cold_engrams": {"queue": QUEUE_MAINTENANCE},

@@ -1,5 +1,6 @@
 """REST endpoints for knowledge (PlugMem): ingesting episodes, the extraction job, facts with
-their evidence and chain of values, and entities with people's merges and splits."""
+their evidence and chain of values, entities with people's merges and splits, and skills with
+their versions, runs and reported outcomes."""
 
 from __future__ import annotations
 
@@ -29,11 +30,18 @@ from memory.contracts.knowledge import (
     GuideOut,
     IngestedOut,
     JobOut,
+    SkillDetailOut,
+    SkillFilters,
+    SkillOutcomeIn,
+    SkillOutcomeOut,
+    SkillPage,
     present_entity,
     present_episode,
     present_fact,
     present_guide,
     present_job,
+    present_run,
+    present_skill,
 )
 from memory.contracts.llm import (
     JobUseOut,
@@ -50,6 +58,7 @@ from memory.services import llm as llm_service
 from memory.services.entities import entity_merge, entity_split
 from memory.services.episodes import episodes_ingest
 from memory.services.guide import network_guide
+from memory.services.skills import skill_outcome
 
 
 class EpisodesView(MemoryAPIView):
@@ -218,6 +227,66 @@ class EntitySplitView(TenantAPIView):
         new = entity_split(actor=self.actor, entity=entity, aliases=data.aliases, name=data.name)
         fresh = knowledge.entity_get_for_tenant(tenant=self.tenant, id=new.pk)
         return answer(_entities(self, [fresh])[0], status=201)
+
+
+class SkillListView(TenantAPIView):
+    """Skills (procedures that worked), newest first: current versions by default."""
+
+    @extend_schema(
+        parameters=query_parameters(SkillFilters),
+        responses=with_errors(SkillPage),
+        summary="List skills",
+        operation_id="skills_list",
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.params(SkillFilters)
+        skills = knowledge.skills_for_tenant(
+            tenant=self.tenant,
+            network=_network(self, filters.network),
+            q=filters.q,
+            status=filters.status,
+        )
+        rows, cursor = page_of(skills, cursor=filters.cursor, limit=filters.limit)
+        out = [present_skill(s, s.network.key) for s in rows]
+        return answer(SkillPage(skills=out, next_cursor=cursor))
+
+
+class SkillDetailView(TenantAPIView):
+    """A skill with every version of its goal, the skills refining it, and its runs."""
+
+    @extend_schema(responses=with_errors(SkillDetailOut), summary="Get a skill")
+    def get(self, request: Request, skill_id: int) -> Response:
+        skill = knowledge.skill_get_for_tenant(tenant=self.tenant, id=skill_id)
+        key = skill.network.key
+        return answer(
+            SkillDetailOut(
+                skill=present_skill(skill, key),
+                versions=[present_skill(s, key) for s in knowledge.skill_versions(skill=skill)],
+                children=[present_skill(s, key) for s in knowledge.skill_children(skill=skill)],
+                evidence=[present_run(r) for r in knowledge.skill_evidence(skill=skill)],
+            )
+        )
+
+
+class SkillOutcomeView(TenantAPIView):
+    """Report how following the skill went: a success or a failure (once per ``task``)."""
+
+    required_scope = "write"
+
+    @extend_schema(
+        request=SkillOutcomeIn,
+        responses=with_errors(SkillOutcomeOut),
+        summary="Report a skill's outcome",
+    )
+    def post(self, request: Request, skill_id: int) -> Response:
+        data = self.body(SkillOutcomeIn)
+        skill = knowledge.skill_get_for_tenant(tenant=self.tenant, id=skill_id)
+        told, counted = skill_outcome(
+            actor=self.actor, skill=skill, outcome=data.outcome, note=data.note, task=data.task
+        )
+        return answer(
+            SkillOutcomeOut(skill=present_skill(told, skill.network.key), counted=counted)
+        )
 
 
 class LlmView(TenantAPIView):

@@ -36,6 +36,13 @@ urlpatterns = [
     path("llm", knowledge.LlmView.as_view(), name="api-llm"),
     path("llm/usage", knowledge.LlmUsageView.as_view(), name="api-llm-usage"),
     path("facts/<int:fact_id>", knowledge.FactDetailView.as_view(), name="api-fact"),
+    path("skills", knowledge.SkillListView.as_view(), name="api-skills"),
+    path("skills/<int:skill_id>", knowledge.SkillDetailView.as_view(), name="api-skill"),
+    path(
+        "skills/<int:skill_id>/outcome",
+        knowledge.SkillOutcomeView.as_view(),
+        name="api-skill-outcome",
+    ),
     path("entities", knowledge.EntityListView.as_view(), name="api-entities"),
     path("entities/<int:entity_id>", knowledge.EntityDetailView.as_view(), name="api-entity"),
     path(

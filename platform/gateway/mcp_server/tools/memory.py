@@ -36,7 +36,7 @@ from memory.contracts import (
     present_mind,
 )
 from memory.core import packing
-from memory.core.mind import KnownFact
+from memory.core.mind import KnownFact, KnownSkill
 from memory.core.packing import defang
 from memory.services.engrams import engram_remove
 from memory.services.recall import RecallOptions, network_prime, network_recall
@@ -61,17 +61,34 @@ def render_mind(mind: MindOut, *, title: str) -> str:
         for f in mind.facts
         if f.in_context
     ]
-    if not shown and not known:
+    skills = [
+        KnownSkill(
+            id=k.id,
+            goal=k.goal,
+            steps=tuple(k.steps),
+            preconditions=tuple(k.preconditions),
+            pitfalls=tuple(k.pitfalls),
+            placeholders=tuple(sorted(k.placeholders.items())),
+            successes=k.successes,
+            failures=k.failures,
+            version=k.version,
+            score=k.score,
+        )
+        for k in mind.skills
+        if k.in_context
+    ]
+    if not shown and not known and not skills:
         head = f"{title}: nothing found in network `{mind.network}`."
         return head + (f"\n{mind.notice}" if mind.notice else "")
     lines = [
         f"{title}: {len(shown)} memories"
         + (f" and {len(known)} facts they stated" if known else "")
+        + (f", {len(skills)} skills" if skills else "")
         + f" from network `{mind.network}` "
         f"({mind.context_tokens} tokens), {len(mind.cues)} concepts activated, "
         f"{mind.took_ms:.0f} ms."
     ]
-    items = packing.fact_lines(known)
+    items = packing.fact_lines(known) + packing.skill_lines(skills)
     for rank, engram in enumerate(shown, 1):
         why = "+".join(engram.why.channels)
         path = f"; via {' → '.join(engram.why.path)}" if len(engram.why.path) > 1 else ""
