@@ -9,6 +9,7 @@ from memory.core.guide import distil
 from memory.core.mind import KnownSkill
 from memory.core.packing import pack
 from memory.core.skills import (
+    Literals,
     StepSeen,
     from_pattern,
     from_trajectory,
@@ -17,11 +18,10 @@ from memory.core.skills import (
     reliability,
     skill_key,
 )
-from memory.core.skills import Literals as Names
 
 
 def test_literals_become_named_placeholders_and_a_literal_keeps_its_name() -> None:
-    names = Names()
+    names = Literals()
     first = generalise("copy /srv/in/q3.csv to ~/out/q3.csv", names)
     second = generalise("open ~/out/q3.csv and retry 3 times at https://x.example/a", names)
     assert first == "copy {path} to {path2}"
@@ -32,7 +32,7 @@ def test_literals_become_named_placeholders_and_a_literal_keeps_its_name() -> No
         "number": "3",
         "url": "https://x.example/a",
     }
-    kinds = generalise('tag v2.4.1 for OPS-1234 on 10.0.0.7:8080 by ana@acme.io "Blue"', Names())
+    kinds = generalise('tag v2.4.1 for OPS-1234 on 10.0.0.7:8080 by ana@acme.io "Blue"', Literals())
     assert kinds == "tag {version} for {ticket} on {ip} by {email} {value}"
 
 
