@@ -89,7 +89,8 @@ def test_a_successful_task_becomes_a_skill_that_versions_and_counts_its_runs(cas
     assert skills(agent)[0]["successes"] == 2
 
     # a failed run that says which skill it followed counts against it
-    failed = [("log in to https://reports.acme.io/q1 with the team account", {"skill": skill["id"]}),
+    login = "log in to https://reports.acme.io/q1 with the team account"
+    failed = [(login, {"skill": skill["id"]}),
               ("export to ~/out/q1.csv", {"outcome": "failure", "observation": "disk full",
                                           "task_outcome": "failure"})]  # fmt: skip
     run_task(cast, agent, steps("export-q1", failed, "Export the Q1 report"))
