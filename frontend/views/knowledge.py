@@ -1,6 +1,7 @@
 """The Knowledge section: paste a conversation (episodes), watch its extraction, see the facts
-it gave by subject with each slot's timeline of values, a fact's evidence and chain, and the
-entities with their aliases."""
+it gave by subject with each slot's timeline of values, a fact's evidence and chain, the
+entities with their aliases (merge and split them), the skills with their run records (report
+a run), and each episode with what was read from it."""
 
 from __future__ import annotations
 
@@ -17,13 +18,22 @@ from base.contracts import validated
 from base.errors import MnemoError, PermissionDenied, ValidationFailed
 from frontend.views.base import can, page, tenant_view
 from memory import selectors
-from memory.contracts.knowledge import EpisodesIn, present_job
+from memory.contracts.knowledge import (
+    EntityMergeIn,
+    EntitySplitIn,
+    EpisodesIn,
+    SkillOutcomeIn,
+    present_job,
+)
 from memory.contracts.llm import LlmIn, present_llm
+from memory.core.skills import PLACEHOLDER
 from memory.models import Network
 from memory.selectors import knowledge
 from memory.services import llm as llm_service
+from memory.services.entities import entity_merge, entity_split
 from memory.services.episodes import episodes_ingest
 from memory.services.llm import DayUse
+from memory.services.skills import skill_outcome
 from tenants.permissions import Capability
 from tenants.requests import TenantRequest
 
@@ -105,6 +115,7 @@ def knowledge_home(request: TenantRequest) -> HttpResponse:
             if network
             else [],
             "entities": _entities(request, network),
+            "skills": _skill_rows(request, network),
             "can_add": can(request, Capability.MEMORY_EDIT),
             "can_llm": can(request, Capability.LLM_SETTINGS),
             "conversation": text,
@@ -138,7 +149,7 @@ def knowledge_job(request: TenantRequest, job_id: int) -> HttpResponse:
     return page(
         request,
         "frontend/knowledge_job.html",
-        {"job": present_job(job, job.network.key)},
+        {"job": present_job(job, job.network.key), "episodes": knowledge.episodes_of_job(job=job)},
         partial="frontend/partials/_knowledge_job.html",
     )
 
@@ -234,4 +245,156 @@ def llm_settings(request: TenantRequest) -> HttpResponse:
             "jobs": llm_service.usage_by_job(tenant=tenant, limit=10),
         },
         status=400 if error else 200,
+    )
+
+
+# --- skills, entities, episodes ------------------------------------------------------------
+
+
+def skill_bar(successes: int, failures: int) -> dict[str, Any]:
+    """A run record as a two-colour bar: the share that worked and the share that failed."""
+    runs = successes + failures
+    won = round(100 * successes / runs) if runs else 0
+    return {"runs": runs, "won": won, "lost": 100 - won if runs else 0}
+
+
+def _skill_rows(request: TenantRequest, network: Network | None) -> list[dict[str, Any]]:
+    if network is None:
+        return []
+    rows = knowledge.skills_for_tenant(tenant=request.tenant, network=network)[:30]
+    return [{"skill": s, "bar": skill_bar(s.successes, s.failures)} for s in rows]
+
+
+@tenant_view()
+def skill_detail(request: TenantRequest, skill_id: int) -> HttpResponse:
+    """A skill: its steps with their placeholders, what it needs, what failed on the way, how
+    often it worked (report a run here), its versions, its parent and children, its runs."""
+    skill = knowledge.skill_get_for_tenant(tenant=request.tenant, id=skill_id)
+    error: MnemoError | None = None
+    if request.method == "POST":
+        if not can(request, Capability.MEMORY_EDIT):
+            raise PermissionDenied("Viewers cannot report a skill's runs.")
+        try:
+            data = validated(
+                SkillOutcomeIn,
+                {"outcome": request.POST.get("outcome", ""), "note": request.POST.get("note", "")},
+            )
+            skill_outcome(actor=request.actor, skill=skill, outcome=data.outcome, note=data.note)
+            messages.success(request, f"Counted a {data.outcome}.")
+            return redirect("skill_detail", request.tenant.slug, skill.pk)
+        except MnemoError as exc:
+            error = exc
+    parent = (
+        knowledge.skill_get_for_tenant(tenant=request.tenant, id=skill.parent_id)
+        if skill.parent_id
+        else None
+    )
+    return page(
+        request,
+        "frontend/skill_detail.html",
+        {
+            "section": "knowledge",
+            "skill": skill,
+            "bar": skill_bar(skill.successes, skill.failures),
+            "steps": [_marked(step) for step in skill.steps],
+            "placeholders": sorted(skill.placeholders.items()),
+            "versions": knowledge.skill_versions(skill=skill),
+            "parent": parent,
+            "children": knowledge.skill_children(skill=skill),
+            "runs": knowledge.skill_evidence(skill=skill, limit=50),
+            "can_tell": can(request, Capability.MEMORY_EDIT),
+            "error": error,
+        },
+        status=error.status if error else 200,
+    )
+
+
+def _marked(step: str) -> list[tuple[str, bool]]:
+    """A step's text in pieces, each saying whether it is a placeholder (drawn as a chip)."""
+    pieces: list[tuple[str, bool]] = []
+    at = 0
+    for found in PLACEHOLDER.finditer(step):
+        if found.start() > at:
+            pieces.append((step[at : found.start()], False))
+        pieces.append((found.group()[1:-1], True))
+        at = found.end()
+    if at < len(step):
+        pieces.append((step[at:], False))
+    return pieces
+
+
+@tenant_view()
+def entity_detail(request: TenantRequest, entity_id: int) -> HttpResponse:
+    """An entity: its names, what is known about it, where it is named; people merge it into
+    another or split written forms off it."""
+    tenant = request.tenant
+    entity = knowledge.entity_get_for_tenant(tenant=tenant, id=entity_id)
+    if entity.merged_into_id:
+        return redirect("entity_detail", tenant.slug, entity.merged_into_id)
+    error: MnemoError | None = None
+    if request.method == "POST":
+        if not can(request, Capability.MEMORY_EDIT):
+            raise PermissionDenied("Viewers cannot correct entities.")
+        try:
+            if request.POST.get("action") == "merge":
+                into_id = request.POST.get("into", "")
+                if not into_id.isdigit():
+                    raise ValidationFailed.field("into", "choose the entity to merge into")
+                data = validated(EntityMergeIn, {"into": int(into_id)})
+                into = knowledge.entity_get_for_tenant(tenant=tenant, id=data.into)
+                kept = entity_merge(actor=request.actor, entity=entity, into=into)
+                messages.success(request, f"Merged “{entity.name}” into “{kept.name}”.")
+                return redirect("entity_detail", tenant.slug, kept.pk)
+            split = validated(
+                EntitySplitIn,
+                {
+                    "aliases": request.POST.getlist("aliases"),
+                    "name": request.POST.get("name") or None,
+                },
+            )
+            new = entity_split(
+                actor=request.actor, entity=entity, aliases=split.aliases, name=split.name
+            )
+            messages.success(request, f"“{new.name}” is an entity of its own now.")
+            return redirect("entity_detail", tenant.slug, new.pk)
+        except MnemoError as exc:
+            error = exc
+    aliases = sorted(
+        a.alias for a in knowledge.aliases_of(tenant=tenant, entities=[entity])[entity.pk]
+    )
+    others = (
+        knowledge.entities_for_tenant(tenant=tenant, network=entity.network)
+        .exclude(pk=entity.pk)
+        .order_by("name", "id")[:300]
+    )
+    return page(
+        request,
+        "frontend/entity_detail.html",
+        {
+            "section": "knowledge",
+            "entity": entity,
+            "aliases": aliases,
+            "facts": knowledge.entity_facts(entity=entity),
+            "mentions": knowledge.entity_mentions(entity=entity),
+            "others": others,
+            "can_edit": can(request, Capability.MEMORY_EDIT),
+            "error": error,
+        },
+        status=error.status if error else 200,
+    )
+
+
+@tenant_view()
+def episode_detail(request: TenantRequest, episode_id: int) -> HttpResponse:
+    """An episode as it came in, and what was read from it: entities, facts, skills."""
+    episode = knowledge.episode_get_for_tenant(tenant=request.tenant, id=episode_id)
+    reading = knowledge.episode_reading(episode=episode)
+    facts = [
+        {"fact": fact, "quote": episode.content[e.start : e.end], "extractor": e.extractor}
+        for e, fact in reading.facts
+    ]
+    return page(
+        request,
+        "frontend/episode_detail.html",
+        {"section": "knowledge", "episode": episode, "reading": reading, "facts": facts},
     )

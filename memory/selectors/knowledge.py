@@ -14,6 +14,8 @@ from memory.core.text import content_lemmas
 from memory.models import (
     Entity,
     EntityAlias,
+    EntityMention,
+    Episode,
     Fact,
     FactEvidence,
     Job,
@@ -219,3 +221,65 @@ def skill_children(*, skill: Skill) -> list[Skill]:
             "goal", "id"
         )
     )
+
+
+# --- an entity's and an episode's page ----------------------------------------------------
+
+
+def entity_facts(*, entity: Entity) -> list[Fact]:
+    """What is known about the entity, current values first."""
+    return list(
+        Fact.objects.filter(tenant_id=entity.tenant_id, subject=entity)
+        .select_related("network", "subject")
+        .order_by("status", "predicate", "-valid_from", "-id")[:200]
+    )
+
+
+def entity_mentions(*, entity: Entity, limit: int = 50) -> list[EntityMention]:
+    return list(
+        EntityMention.objects.filter(tenant_id=entity.tenant_id, entity=entity)
+        .select_related("engram")
+        .order_by("-engram_id", "start")[:limit]
+    )
+
+
+def episode_get_for_tenant(*, tenant: Tenant, id: int) -> Episode:
+    episode = Episode.objects.filter(tenant=tenant, pk=id).select_related("network").first()
+    if episode is None:
+        raise NotFound(f"no episode {id} in this workspace")
+    return episode
+
+
+@dataclass(frozen=True)
+class EpisodeReading:
+    """What was read from one episode: the entities it names, the facts it stated, the skills
+    whose runs it was part of."""
+
+    mentions: list[EntityMention]
+    facts: list[tuple[FactEvidence, Fact]]
+    skills: list[Skill]
+
+
+def episode_reading(*, episode: Episode) -> EpisodeReading:
+    tenant_id = episode.tenant_id
+    mentions = list(
+        EntityMention.objects.filter(tenant_id=tenant_id, episode=episode)
+        .select_related("entity")
+        .order_by("start")
+    )
+    evidence = list(
+        FactEvidence.objects.filter(tenant_id=tenant_id, episode=episode)
+        .select_related("fact", "fact__subject")
+        .order_by("start", "id")
+    )
+    runs = SkillEvidence.objects.filter(tenant_id=tenant_id, episodes__contains=[episode.pk])
+    skills = list(
+        Skill.objects.filter(tenant_id=tenant_id, pk__in=runs.values("skill_id")).order_by(
+            "key", "version"
+        )
+    )
+    return EpisodeReading(mentions, [(e, e.fact) for e in evidence], skills)
+
+
+def episodes_of_job(*, job: Job, limit: int = 100) -> list[Episode]:
+    return list(Episode.objects.filter(tenant_id=job.tenant_id, job=job).order_by("pk")[:limit])
