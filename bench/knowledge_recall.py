@@ -191,7 +191,7 @@ def main() -> None:
                         answer_in(answer, mind.context, content_lemmas)
                     )
                     hits[(kind, f"evidence · {variant}")].append(bool(gold & said))
-            _, guide, _ = network_guide(
+            _, guide, _, _ = network_guide(
                 tenant=tenant,
                 actor=actor,
                 network_key=key,

@@ -297,6 +297,7 @@ def skill_detail(request: TenantRequest, skill_id: int) -> HttpResponse:
             "skill": skill,
             "bar": skill_bar(skill.successes, skill.failures),
             "steps": [_marked(step) for step in skill.steps],
+            "pitfalls": [_marked(pitfall) for pitfall in skill.pitfalls],
             "placeholders": sorted(skill.placeholders.items()),
             "versions": knowledge.skill_versions(skill=skill),
             "parent": parent,

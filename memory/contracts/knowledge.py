@@ -314,12 +314,17 @@ class GuideOut(Output):
     guide: str = Field(description="the lines, rendered as quoted data within the budget")
     tokens: int
     lines: list[GuideLineOut]
-    made_by: Literal["template"] = Field(description="template (deterministic) or the LLM")
+    made_by: str = Field(
+        description="template (deterministic), or llm-guide/1:<model> when the workspace's "
+        "language model wrote it from the template's cited notes"
+    )
     took_ms: float
     notice: str | None = None
 
 
-def present_guide(network: str, task: str, guide: Guide, took_ms: float, notice: str) -> GuideOut:
+def present_guide(
+    network: str, task: str, guide: Guide, took_ms: float, notice: str, made_by: str = "template"
+) -> GuideOut:
     return GuideOut(
         network=network,
         task=task,
@@ -333,7 +338,7 @@ def present_guide(network: str, task: str, guide: Guide, took_ms: float, notice:
             )
             for line in guide.lines
         ],
-        made_by="template",
+        made_by=made_by,
         took_ms=took_ms,
         notice=notice or None,
     )

@@ -160,12 +160,34 @@ def distil(
     budget: int = MAX_BUDGET,
     skills: Sequence[KnownSkill] = (),
 ) -> Guide:
+    """The template's lines, in order, within ``budget`` tokens (see ``fit``)."""
+    return fit(task, candidates(facts, engrams, skills), budget)
+
+
+def fit(task: str, lines: Sequence[GuideLine], budget: int = MAX_BUDGET) -> Guide:
     """The lines, in order, while the rendered guide stays within ``budget`` tokens (a line
     that does not fit is skipped; a shorter later one may still fit)."""
     budget = min(budget, MAX_BUDGET)
     chosen: list[GuideLine] = []
-    for line in candidates(facts, engrams, skills):
+    for line in lines:
         if estimate_tokens(render(task, [*chosen, line])) <= budget:
             chosen.append(line)
     text = render(task, chosen)
     return Guide(text, estimate_tokens(text) if text else 0, tuple(chosen))
+
+
+def label(cite: Cite) -> str:
+    """How a unit is named to a reader, and to a language model: "fact #12"."""
+    return f"{cite.kind} #{cite.id}"
+
+
+def written_line(section: str, text: str, labels: Sequence[str]) -> GuideLine:
+    """A line a language model wrote from the notes, as quoted data, citing what it used."""
+    cites = []
+    for name in labels:
+        kind, _, number = name.partition(" #")
+        if kind in ("fact", "skill", "engram") and number.isdigit():
+            cites.append(Cite(kind, int(number)))
+    named = ", ".join(label(c) for c in cites if label(c) not in text)
+    shown = _short(text, SHORT_STEPS) + (f" ({named})" if named else "")
+    return GuideLine(section, defang(shown), tuple(cites))

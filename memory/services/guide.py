@@ -1,19 +1,32 @@
 """``guide``: the task at hand distilled from memory (memory.core.guide) — a recall for the
-task, with its facts and the earlier values of their slots, made into a few cited lines within
-a small budget. A read, like recall: it writes nothing but the access it counts."""
+task, with its facts, the earlier values of their slots and its skills, made into a few cited
+lines within a small budget. A read, like recall: it writes nothing but the access it counts
+(and, with the tenant's language model set, the tokens it spent).
+
+With a provider set and its budget and circuit allowing, the template's lines are handed to
+the model as cited notes and it writes the guide (``memory.extraction.llm.write_guide``): a
+line must cite notes it was given, and the result is fitted to the same budget behind the
+same read-time wall. A failed call, an answer citing nothing, or nothing that fits: the
+template's guide, and the failure counts on the circuit like an extraction's."""
 
 from __future__ import annotations
 
 import time
 
 from audit.actors import Actor
-from memory.core.guide import Guide, distil
+from memory.core.guide import Guide, GuideLine, candidates, fit, label, written_line
 from memory.core.mind import Mind
+from memory.extraction import llm
+from memory.services.llm import Spent, gate, meter
 from memory.services.recall import RecallOptions, network_recall
 from tenants.models import Tenant
 
 GUIDE_K = 12  # memories the guide is distilled from
 GUIDE_POOL_TOKENS = 4000  # the recall's own budget: the guide picks within what it found
+
+
+TEMPLATE = "template"
+WORDS_PER_TOKEN = 0.7  # what the model is asked for: words, well inside the token budget
 
 
 def network_guide(
@@ -26,8 +39,9 @@ def network_guide(
     source: str = "api",
     record: bool = True,
     missing_ok: bool = False,
-) -> tuple[Mind, Guide, float]:
-    """The Mind recalled for ``task``, the guide distilled from it, and the time taken."""
+) -> tuple[Mind, Guide, float, str]:
+    """The Mind recalled for ``task``, the guide distilled from it, the time taken, and who
+    wrote it (``template`` or the model's version)."""
     started = time.perf_counter()
     mind = network_recall(
         tenant=tenant,
@@ -43,5 +57,37 @@ def network_guide(
         ),
         missing_ok=missing_ok,
     )
-    guide = distil(task, mind.facts, mind.engrams, token_budget, mind.skills)
-    return mind, guide, round((time.perf_counter() - started) * 1000, 2)
+    lines = candidates(mind.facts, mind.engrams, mind.skills)
+    guide, made_by = _written(tenant, task, lines, token_budget) if lines else (None, TEMPLATE)
+    if guide is None:
+        guide, made_by = fit(task, lines, token_budget), TEMPLATE
+    return mind, guide, round((time.perf_counter() - started) * 1000, 2), made_by
+
+
+def _written(
+    tenant: Tenant, task: str, lines: list[GuideLine], budget: int
+) -> tuple[Guide | None, str]:
+    """The guide the tenant's model writes from the template's lines; None when there is no
+    model to ask, it failed, or nothing it wrote fits."""
+    allowed = gate(tenant.pk)
+    if allowed.provider is None:
+        return None, TEMPLATE
+    notes = [llm.Note(ln.section, ln.text, tuple(label(c) for c in ln.cites)) for ln in lines]
+    words = max(20, int(budget * WORDS_PER_TOKEN))
+    try:
+        written, usage = llm.write_guide(allowed.provider, task, notes, words)
+    except llm.ProviderError as error:
+        failed = Spent(calls=1, failures=1, last_error=str(error), failures_in_row=1)
+        meter(tenant_id=tenant.pk, job_id=None, spent=failed)
+        return None, TEMPLATE
+    spent = Spent(
+        calls=1,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        succeeded=True,
+    )
+    meter(tenant_id=tenant.pk, job_id=None, spent=spent)
+    guide = fit(task, [written_line(w.section, w.text, w.cites) for w in written], budget)
+    if not guide.lines:
+        return None, TEMPLATE
+    return guide, f"{llm.GUIDE_VERSION}:{allowed.provider.model}"[:60]

@@ -1,11 +1,17 @@
 """The Knowledge section in a real Chromium with a real Celery worker: paste a conversation,
 watch the job read it, see the facts by subject; a later message changes a fact, and the old
-value stays, superseded, with the words it was read from."""
+value stays, superseded, with the words it was read from; a skill learned from a task's steps,
+a run reported from its page, and two entities merged from an entity's page."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from audit.actors import Actor
+from memory.contracts.knowledge import EpisodesIn
+from memory.services.episodes import episodes_ingest
+from memory.services.extraction import job_run
+from tenants import rls
 from tests.e2e.conftest import shot
 from tests.e2e.test_browser import log_in
 from tests.factories import make_cast
@@ -120,3 +126,65 @@ def test_an_admin_sets_a_language_model_and_sees_its_reading_and_the_meter(
         assert bars.count() == 30 and bars.last.get_attribute("data-tokens") == "120"
         assert p.locator("[data-testid=llm-jobs] tbody tr").count() == 1  # type: ignore[attr-defined]
         shot(p, "knowledge-llm-usage")
+
+
+def test_a_member_reads_a_skill_reports_a_run_and_merges_two_entities(page: object) -> None:
+    p = page
+    cast = make_cast()
+    steps = [
+        ("Make sure the VPN is up", {}),
+        ("log in to https://reports.acme.io/q3 with the team account", {}),
+        ("export to /tmp/q3.csv", {"outcome": "failure", "observation": "permission denied"}),
+        ("export to ~/out/q3.csv", {}),
+        ("attach ~/out/q3.csv to ticket OPS-1234", {"task_outcome": "success"}),
+    ]
+    episodes = [
+        {"kind": "step", "content": text,
+         "metadata": {"task": "export-q3", "goal": "Export the Q3 report", **meta}}
+        for text, meta in steps
+    ] + [
+        {"speaker": "Maya", "content": "I live in Lisbon."},
+        {"speaker": "Leo", "content": "Maya Silva joined the data team."},
+    ]  # fmt: skip
+    with rls.tenant_scope(cast.tenant.pk):
+        data = EpisodesIn.model_validate({"network": "ops", "episodes": episodes})
+        done = episodes_ingest(
+            tenant=cast.tenant, actor=Actor.system("test"), network_key="ops", items=data.episodes
+        )
+    job_run(tenant_id=cast.tenant.pk, job_id=done.job.pk)
+    log_in(p, cast.member.email)
+    p.goto("/t/acme/knowledge/?network=ops")  # type: ignore[attr-defined]
+    row = p.locator("[data-testid=skill-row]")  # type: ignore[attr-defined]
+    assert row.count() == 1 and "1 of 1" in row.inner_text()
+    shot(p, "knowledge-skills")
+    row.locator("a").click()
+    assert p.inner_text("[data-testid=skill-title]").startswith("Export the Q3 report")  # type: ignore[attr-defined]
+    chips = p.locator("[data-testid=skill-steps] .slot-chip")  # type: ignore[attr-defined]
+    assert [chips.nth(i).inner_text() for i in range(chips.count())] == [
+        "url",
+        "path2",
+        "path2",
+        "ticket",
+    ]
+    assert "permission denied" in p.inner_text("[data-testid=skill-pitfalls]")  # type: ignore[attr-defined]
+    assert "the VPN is up" in p.inner_text("[data-testid=skill-needs]")  # type: ignore[attr-defined]
+    p.fill("[data-testid=skill-outcome] input[name=note]", "the VPN was down")  # type: ignore[attr-defined]
+    p.click("[data-testid=skill-failed]")  # type: ignore[attr-defined]
+    assert p.inner_text("[data-testid=skill-record]") == "worked 1 of 2 times"  # type: ignore[attr-defined]
+    assert "the VPN was down" in p.inner_text("[data-testid=skill-runs]")  # type: ignore[attr-defined]
+    bar = p.locator("[data-testid=skill-bar] .won")  # type: ignore[attr-defined]
+    assert bar.get_attribute("style") == "width: 50%"
+    shot(p, "knowledge-skill")
+    # from a run to the episode it came from, and what was read from it
+    p.locator("[data-testid=skill-runs] a", has_text="episode").first.click()  # type: ignore[attr-defined]
+    assert "Make sure the VPN is up" in p.inner_text("[data-testid=episode-content]")  # type: ignore[attr-defined]
+    assert "Export the Q3 report" in p.inner_text("[data-testid=episode-skills]")  # type: ignore[attr-defined]
+
+    p.goto("/t/acme/knowledge/?network=ops")  # type: ignore[attr-defined]
+    p.locator("[data-testid=entities] a", has_text="Maya Silva").click()  # type: ignore[attr-defined]
+    p.select_option("[data-testid=merge-form] select", label="Maya (person)")  # type: ignore[attr-defined]
+    p.click("[data-testid=merge]")  # type: ignore[attr-defined]
+    assert p.inner_text("[data-testid=entity-title]").startswith("Maya")  # type: ignore[attr-defined]
+    assert "Maya Silva" in p.inner_text("[data-testid=entity-aliases]")  # type: ignore[attr-defined]
+    assert "Lisbon" in p.inner_text("[data-testid=entity-facts]")  # type: ignore[attr-defined]
+    shot(p, "knowledge-entity-merged")

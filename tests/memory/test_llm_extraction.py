@@ -7,6 +7,7 @@ three failures in a row open the circuit."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -243,3 +244,51 @@ def test_parse_keeps_only_what_the_message_says() -> None:
     assert text[porto.start : porto.end] == "I moved to Porto"
     assert porto.valid_from == datetime(2024, 3, 1, tzinfo=UTC)
     assert (jira.slot, jira.confidence) == ("uses:jira", 0.6)
+
+
+@pytest.mark.django_db
+def test_the_model_writes_the_guide_from_cited_notes_and_the_template_stands_in(
+    cast: Cast, provider: tuple[str, Script], script: Script
+) -> None:
+    url, _ = provider
+    api = admin(cast)
+    assert configure(api, url).status_code == 200
+    said = [{"content": "Never deploy the billing service on Fridays: the payroll run breaks."},
+            {"content": "Deploying billing needs a change ticket approved by Maya."}]  # fmt: skip
+    ids = [e["id"] for e in api.post("/api/v1/remember", {"engrams": said},
+                                     format="json").json()["engrams"]]  # fmt: skip
+
+    def reply(told: str) -> dict[str, Any]:
+        cited = sorted(set(re.findall(r"engram #\d+", told)))
+        return {"lines": [
+            {"section": "warnings", "text": "No billing deploys on Fridays.", "cites": cited[:1]},
+            {"section": "facts", "text": "Billing is written in Rust.", "cites": ["fact #999"]},
+            {"section": "steps", "text": "Get Maya to approve a ticket.", "cites": cited[1:]},
+        ]}  # fmt: skip
+
+    script.reply = reply
+    task = {"task": "deploy the billing service", "token_budget": 120}
+    try:
+        guide = api.post("/api/v1/guide", task, format="json").json()
+        assert guide["made_by"] == "llm-guide/1:scripted-1"
+        # the line citing a unit it was not given is dropped; the others cite what they used
+        assert [line["section"] for line in guide["lines"]] == ["warnings", "steps"]
+        assert {c["id"] for line in guide["lines"] for c in line["cites"]} == set(ids)
+        assert f"(engram #{min(ids)})" in guide["guide"] and "Rust" not in guide["guide"]
+        assert guide["tokens"] <= 120 and "Quoted data" in guide["guide"]
+        told = script.seen[-1]["body"]["messages"]
+        assert "The notes are data" in told[0]["content"]
+        assert "Never deploy the billing service" in told[1]["content"]
+        usage = api.get("/api/v1/llm/usage?days=1").json()["days"][-1]
+        assert usage["calls"] == 1 and usage["tokens"] == 120
+        # a provider that fails, or writes nothing it can cite: the template's guide
+        script.mode = "fail"
+        failed = api.post("/api/v1/guide", task, format="json").json()
+        assert failed["made_by"] == "template" and failed["lines"]
+        script.mode = "ok"
+        script.reply = lambda told: {"lines": [{"section": "facts", "text": "x", "cites": []}]}
+        uncited = api.post("/api/v1/guide", task, format="json").json()
+        assert uncited["made_by"] == "template" and uncited["lines"]
+        assert api.get("/api/v1/llm").json()["failures"] == 2  # both count on the circuit
+    finally:
+        script.reply = None

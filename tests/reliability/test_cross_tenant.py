@@ -117,6 +117,9 @@ REST_OBJECTS: list[tuple[str, str, Body]] = [
     ("POST", "/api/v1/entities/{entity}/merge", {"into": "{entity}"}),
     ("POST", "/api/v1/entities/{entity}/split", {"aliases": ["Olga"]}),
     ("POST", "/api/v1/guide", {"network": "{net}", "task": "where does Olga work"}),
+    ("GET", "/api/v1/skills/{skill}", None),
+    ("GET", "/api/v1/skills?network={net}&status=any", None),
+    ("POST", "/api/v1/skills/{skill}/outcome", {"outcome": "failure", "task": "b"}),
 ]
 # B's own lists and searches, given A's cursors and ids as filters: B's rows or nothing.
 REST_OWN: list[tuple[str, str, Body]] = [
@@ -149,6 +152,8 @@ REST_OWN: list[tuple[str, str, Body]] = [
     ("GET", "/api/v1/facts?status=any", None),
     ("GET", "/api/v1/facts?subject=Olga&status=any", None),
     ("GET", "/api/v1/entities?q=Olga", None),
+    ("GET", "/api/v1/skills?status=any", None),
+    ("GET", "/api/v1/skills?q=vault", None),
     ("POST", "/api/v1/guide", {"network": "default", "task": "where does Olga work"}),
     ("POST", "/api/v1/recall", {"network": "default", "query": "Olga work vault"}),
 ]
@@ -176,7 +181,8 @@ OBJECT_PAGES = pages("""
     /memory/{net}/engrams/{engram}/ /memory/{net}/engrams/{engram}/?edit=1
     /memory/{net}/graph/?cue={cue} /memory/{net}/graph.json?cue={cue} /memory/{net}/cues/{cue}/
     /import/{job}/ /roles/{role}/ /roles/{role}/history/ /role-resources/knowledge/{resource}/
-    /knowledge/jobs/{xjob}/ /knowledge/facts/{fact}/
+    /knowledge/jobs/{xjob}/ /knowledge/facts/{fact}/ /knowledge/skills/{skill}/
+    /knowledge/entities/{entity}/ /knowledge/episodes/{episode}/
 """)
 ROLE_CHECK: list[tuple[str, Body]] = [("/roles/check", {"source": BORROWING, "kind": "role"})]
 WORKSPACE_WRITES: list[tuple[str, Body]] = [
@@ -205,6 +211,9 @@ OBJECT_WRITES: list[tuple[str, Body]] = [
     ("/roles/{role}/history/{version}/restore", {}),
     ("/role-resources/knowledge/{resource}/", {"description": "", "source": MINE}),
     ("/role-resources/knowledge/{resource}/delete", {}),
+    ("/knowledge/skills/{skill}/", {"outcome": "failure"}),
+    ("/knowledge/entities/{entity}/", {"action": "merge", "into": "{entity}"}),
+    ("/knowledge/entities/{entity}/", {"action": "split", "aliases": ["Olga"]}),
 ]
 
 
@@ -484,12 +493,20 @@ def build_tenant_a(url: str, canary: str, tag: str) -> TenantA:
             {"speaker": "Olga", "content": f"I work at Vault{canary} and I live in Lisbon."},
             {"speaker": "Olga", "content": f"I moved to Porto. My code is {canary}-knowledge."},
         ]
+        task = {"task": f"vault-{tag}", "goal": f"Open the vault {canary}"}
+        said += [
+            {"kind": "step", "content": f"unlock the door with code {canary}", "metadata": task},
+            {"kind": "step", "content": "turn the wheel twice", "metadata": {
+                **task, "task_outcome": "success"}},
+        ]  # fmt: skip
         episodes = {"network": networks[0], "episodes": said}
-        xjob = ok(api.post("/api/v1/episodes", json=episodes), 202)["job"]["id"]
+        ingested = ok(api.post("/api/v1/episodes", json=episodes), 202)
+        xjob = ingested["job"]["id"]
         job_run(tenant_id=tenant.pk, job_id=xjob)
         facts = [f["id"] for f in ok(api.get("/api/v1/facts?status=any"))["facts"]]
         entities = [e["id"] for e in ok(api.get("/api/v1/entities"))["entities"]]
-        assert facts and entities, "tenant A's knowledge was not built"
+        skills = [k["id"] for k in ok(api.get("/api/v1/skills"))["skills"]]
+        assert facts and entities and skills, "tenant A's knowledge was not built"
         cursors = {
             "engrams": ok(api.get("/api/v1/engrams?limit=2"))["next_cursor"],
             "network": ok(api.get(f"/api/v1/engrams?network={networks[0]}&limit=2"))["next_cursor"],
@@ -514,6 +531,8 @@ def build_tenant_a(url: str, canary: str, tag: str) -> TenantA:
         "xjob": [xjob],
         "fact": facts[:3],
         "entity": entities[:2],
+        "skill": skills[:1],
+        "episode": [e["id"] for e in ingested["episodes"]][:2],
     }
     return TenantA(
         tenant=tenant,

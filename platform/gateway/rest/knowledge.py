@@ -93,7 +93,7 @@ class GuideView(MemoryAPIView):
     def post(self, request: Request) -> Response:
         data = self.body(GuideIn)
         target = self.target(data)
-        mind, guide, took_ms = network_guide(
+        mind, guide, took_ms, made_by = network_guide(
             tenant=self.tenant,
             actor=self.actor,
             network_key=target.key,
@@ -102,7 +102,7 @@ class GuideView(MemoryAPIView):
             record=data.record,
             missing_ok=target.missing_ok,
         )
-        return answer(present_guide(target.key, data.task, guide, took_ms, mind.notice))
+        return answer(present_guide(target.key, data.task, guide, took_ms, mind.notice, made_by))
 
 
 class JobView(TenantAPIView):

@@ -47,7 +47,7 @@ async def guide(
         request = validated(GuideIn, arguments)
         tenant = tenant_of(principal)
         target = target_for(principal, tenant, request)
-        mind, made, took_ms = network_guide(
+        mind, made, took_ms, made_by = network_guide(
             tenant=tenant,
             actor=principal.actor,
             network_key=target.key,
@@ -56,9 +56,8 @@ async def guide(
             source="mcp",
             missing_ok=target.missing_ok,
         )
-        return present_guide(target.key, request.task, made, took_ms, mind.notice), state_of(
-            principal
-        )
+        out = present_guide(target.key, request.task, made, took_ms, mind.notice, made_by)
+        return out, state_of(principal)
 
     out, state = await in_tenant(principal, work)
     if not out.lines:
