@@ -161,14 +161,16 @@ def _past_value(network: Network, subject: Entity, draft: FactDraft) -> Fact | N
 
 
 def _evidence(fact: Fact, said: Said, draft: FactDraft) -> bool:
-    """One evidence row per episode and span (a redelivered episode adds none); whether it
-    added one."""
-    if (
-        said.episode_id is not None
-        and FactEvidence.objects.filter(
-            tenant_id=fact.tenant_id, fact=fact, episode_id=said.episode_id, start=draft.start
-        ).exists()
-    ):
+    """One evidence row per episode (or, imported, per memory) and span: a redelivered episode
+    or a re-imported line adds none; whether it added one."""
+    seen = FactEvidence.objects.filter(tenant_id=fact.tenant_id, fact=fact, start=draft.start)
+    if said.episode_id is not None:
+        seen = seen.filter(episode_id=said.episode_id)
+    elif said.engram_id is not None:  # an imported statement: its memory is its evidence
+        seen = seen.filter(episode__isnull=True, engram_id=said.engram_id)
+    else:
+        seen = seen.none()
+    if seen.exists():
         return False
     FactEvidence.objects.create(
         tenant_id=fact.tenant_id,
@@ -199,3 +201,45 @@ def fact_reopen(*, tenant_id: int, fact_id: int) -> None:
     )
     if not taken.exists():
         Fact.objects.filter(pk=fact.pk).update(status=Fact.Status.CURRENT, valid_to=None)
+
+
+def fact_imported(
+    *,
+    names: Names,
+    draft: FactDraft,
+    said: Said,
+    valid_to: datetime | None,
+) -> str:
+    """A fact a peer's export states with its own validity (a Zep / Graphiti edge): an open one
+    is applied like any statement (it may supersede, or be kept as a past value); a closed one
+    is recorded as the past value it was, with both ends of its window, once."""
+    kinds = {draft.object: "thing"}
+    if valid_to is None:
+        counts = facts_apply(names=names, drafts=[draft], said=said, kinds=kinds)
+        return next(iter(counts), "confirm")
+    subject = names.resolve(draft.subject, "person")
+    network = names.network
+    same = Fact.objects.filter(
+        tenant_id=network.tenant_id,
+        network=network,
+        subject=subject,
+        slot=draft.slot,
+        status=Fact.Status.SUPERSEDED,
+        object_key=value_key(draft.object)[:500],
+        valid_from=draft.valid_from,
+        valid_to=valid_to,
+    ).first()
+    if same is not None:
+        _evidence(same, said, draft)
+        return "confirm"
+    _create(
+        names,
+        subject,
+        draft,
+        said,
+        kinds,
+        status=Fact.Status.SUPERSEDED,
+        valid_from=draft.valid_from,
+        valid_to=valid_to,
+    )
+    return "record_ended"

@@ -30,8 +30,12 @@ from base.contracts import in_range, validated
 from base.errors import MnemoError, PermissionDenied, ValidationFailed
 from memory.contracts import EngramIn, checked_network_key
 from memory.core import peers
+from memory.core.knowledge import value_key
 from memory.core.text import lemma
+from memory.extraction.types import FactDraft
 from memory.models import Cue, Edge, Engram, ImportJob, Network
+from memory.services.entities import Names
+from memory.services.facts import Said, fact_imported
 from memory.services.lifecycle import Plan
 from memory.services.remember import RememberResult, engrams_remember
 from tenants import rls
@@ -219,6 +223,35 @@ def _when(raw: object) -> datetime | None:
     return value if in_range(value) else None
 
 
+# Zep relation names that hold one value at a time (a new one supersedes); any other relation
+# is one of many ("LIKES"), its slot keyed by the value too. Zep's own invalid_at closes values.
+ONE_VALUE = frozenset(
+    "works_at employed_by lives_in based_in located_in role title name age status reports_to "
+    "married_to manager_of".split()
+)
+
+
+def _zep_draft(content: str, meta: dict[str, Any]) -> FactDraft | None:
+    """The fact a Zep edge states: subject and object (the entities it joins), its relation
+    name as the predicate, its slot, its ``valid_at``; None without both ends."""
+    subject, obj = meta.get("subject"), meta.get("object")
+    if not isinstance(subject, str) or not isinstance(obj, str) or not subject or not obj:
+        return None
+    name = meta.get("name") if isinstance(meta.get("name"), str) else ""
+    relation = "_".join(name.lower().split()) or "relates_to"
+    slot = relation if relation in ONE_VALUE else f"{relation}:{value_key(obj)}"
+    return FactDraft(
+        subject=subject[:200],
+        predicate=relation.replace("_", " ")[:120],
+        object=obj[:500],
+        slot=slot[:300],
+        confidence=0.8,
+        start=0,
+        end=len(content),
+        valid_from=_when(meta.get("valid_at")),
+    )
+
+
 class _Importer:
     def __init__(self, job: ImportJob, tenant: Tenant) -> None:
         self.job = job
@@ -309,6 +342,32 @@ class _Importer:
                     self.fail(number, "could not be stored (the server log has the details)")
             return
         self.bump_counts(result)
+        self.facts([item for _, item in kept], result)
+
+    def facts(self, items: list[EngramIn], result: RememberResult) -> None:
+        """The facts a peer's export states with their validity (Zep / Graphiti edges, kept in
+        the memories' metadata by memory.core.peers) into the fact table, each memory its
+        evidence; held memories give none until released. Idempotent: a re-imported line
+        adds no evidence."""
+        found = [
+            (item, outcome)
+            for item, outcome in zip(
+                items, sorted(result.outcomes, key=lambda o: o.index), strict=True
+            )
+            if item.metadata.get("zep_kind") == "fact" and outcome.moderation != "held"
+        ]
+        if not found:
+            return
+        names = Names(result.network)
+        with transaction.atomic():
+            for item, outcome in found:
+                draft = _zep_draft(item.content, item.metadata)
+                if draft is None:
+                    continue
+                said = Said(None, outcome.id, draft.valid_from or timezone.now(), "zep")
+                ended = _when(item.metadata.get("invalid_at") or item.metadata.get("expired_at"))
+                fact_imported(names=names, draft=draft, said=said, valid_to=ended)
+                self.bump("facts")
 
     def _remember(self, items: list[EngramIn]) -> RememberResult:
         return engrams_remember(

@@ -11,7 +11,7 @@ import pytest
 from audit.actors import Actor
 from base.errors import ValidationFailed
 from memory.core import peers
-from memory.models import Engram
+from memory.models import Engram, Fact, FactEvidence
 from memory.services.transfer import import_run, import_start
 from tenants import rls
 from tests.factories import Cast
@@ -28,7 +28,8 @@ MEM0 = {
 }  # fmt: skip
 
 ZEP = {
-    "nodes": [{"uuid": "n1", "name": "Maya"}, {"uuid": "n2", "name": "Acme"}],
+    "nodes": [{"uuid": "n1", "name": "Maya"}, {"uuid": "n2", "name": "Acme"},
+              {"uuid": "n3", "name": "Initech"}],
     "episodes": [
         {"uuid": "e1", "content": "Maya: I joined Acme in March.", "role": "user",
          "created_at": "2024-03-05T09:00:00Z"},
@@ -38,7 +39,7 @@ ZEP = {
          "source_node_uuid": "n1", "target_node_uuid": "n2",
          "valid_at": "2024-03-01T00:00:00Z", "invalid_at": None},
         {"uuid": "f2", "fact": "Maya works at Initech", "name": "WORKS_AT",
-         "source_node_uuid": "n1", "valid_at": "2022-01-01T00:00:00Z",
+         "source_node_uuid": "n1", "target_node_uuid": "n3", "valid_at": "2022-01-01T00:00:00Z",
          "invalid_at": "2024-03-01T00:00:00Z"},
     ],
 }  # fmt: skip
@@ -82,13 +83,25 @@ def test_mem0_zep_and_letta_exports_become_memories_and_import_twice_as_once(
     )
 
     counts, engrams = run(cast, ZEP, "zep.json")
-    assert counts == {"created": 3}
+    assert counts == {"created": 3, "facts": 2}
     by_id = {e.external_id: e for e in engrams}
     now, before = by_id["zep:f1"], by_id["zep:f2"]
     assert now.metadata["subject"] == "Maya" and now.metadata["object"] == "Acme"
     assert before.metadata["invalid_at"] == "2024-03-01T00:00:00Z"
     assert before.content.endswith("(no longer true)") and before.strength < now.strength
     assert by_id["zep:e1"].content == "Maya: I joined Acme in March."
+    # Zep's facts are facts here too, with Zep's validity and the memory as their evidence
+    with rls.tenant_scope(cast.tenant.pk):
+        facts = {f.object: f for f in Fact.objects.filter(tenant=cast.tenant)}
+        evidence = sorted(
+            FactEvidence.objects.filter(tenant=cast.tenant).values_list("engram_id", flat=True)
+        )
+    acme, initech = facts["Acme"], facts["Initech"]
+    assert (acme.status, acme.slot, acme.predicate) == ("current", "works_at", "works at")
+    assert acme.valid_from.isoformat() == "2024-03-01T00:00:00+00:00" and acme.valid_to is None
+    assert initech.status == "superseded" and initech.valid_to == acme.valid_from
+    assert initech.valid_from.isoformat().startswith("2022-01-01")
+    assert evidence == sorted([now.pk, before.pk])
 
     counts, engrams = run(cast, LETTA, "letta.json")
     assert counts == {"created": 1}
@@ -98,6 +111,9 @@ def test_mem0_zep_and_letta_exports_become_memories_and_import_twice_as_once(
         counts, again = run(cast, export, "again.json")
         assert "created" not in counts and counts.get("unchanged")
     assert len(again) == 6
+    with rls.tenant_scope(cast.tenant.pk):  # and no second evidence for Zep's facts
+        assert FactEvidence.objects.filter(tenant=cast.tenant).count() == 2
+        assert Fact.objects.filter(tenant=cast.tenant).count() == 2
 
 
 @pytest.mark.django_db
