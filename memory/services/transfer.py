@@ -237,7 +237,8 @@ def _zep_draft(content: str, meta: dict[str, Any]) -> FactDraft | None:
     subject, obj = meta.get("subject"), meta.get("object")
     if not isinstance(subject, str) or not isinstance(obj, str) or not subject or not obj:
         return None
-    name = meta.get("name") if isinstance(meta.get("name"), str) else ""
+    raw = meta.get("name")
+    name = raw if isinstance(raw, str) else ""
     relation = "_".join(name.lower().split()) or "relates_to"
     slot = relation if relation in ONE_VALUE else f"{relation}:{value_key(obj)}"
     return FactDraft(
