@@ -16,6 +16,9 @@ Rows, before (engrams alone) → after (with facts):
   answer without numbers, two thirds of its content words do;
 * evidence in context — a gold turn is among the memories packed (``context_ids``), or a fact
   packed was stated by one;
+* latest evidence in context — the *last* gold turn (for a knowledge update, the one stating
+  the current value) is packed, or a packed fact was stated by it. The answer row cannot see a
+  yes/no answer ("Did I finish …?" → "Yes": the word is in no memory), this row can;
 * guide: answer in the guide, and its largest size in tokens.
 """
 
@@ -163,11 +166,13 @@ def main() -> None:
         key, ids, took = ingest(tenant, question, data["sessions"])
         episodes += len(ids)
         extraction_s += took
-        gold = {
-            ids[f"{t['session']}#{t['index']}"]
+        golden = [
+            (t["date"], ids[f"{t['session']}#{t['index']}"])
             for t in turns_of(question, data["sessions"])
             if t["gold"] and ids.get(f"{t['session']}#{t['index']}")
-        }
+        ]
+        gold = {engram for _, engram in golden}
+        latest = max(golden)[1] if golden else None
         kind = question["question_type"]
         now = parse_date(question["question_date"])
         answer = str(question["answer"])
@@ -191,6 +196,10 @@ def main() -> None:
                         answer_in(answer, mind.context, content_lemmas)
                     )
                     hits[(kind, f"evidence · {variant}")].append(bool(gold & said))
+                    stated = set(mind.context_ids) | {
+                        e for f in mind.facts if f.id in mind.context_fact_ids for e in f.said_by
+                    }
+                    hits[(kind, f"latest evidence · {variant}")].append(latest in stated)
             _, guide, _, _ = network_guide(
                 tenant=tenant,
                 actor=actor,
@@ -203,10 +212,10 @@ def main() -> None:
         hits[(kind, "answer · guide")].append(answer_in(answer, guide.text, content_lemmas))
         if number % 5 == 0:
             print(f"  {number}/{len(questions)} ({time.perf_counter() - started:.0f} s)")
-    print(f"\n{'question type':<20}{'row':<30}{'engrams':>9}{'facts':>8}{'gain':>8}")
+    print(f"\n{'question type':<20}{'row':<37}{'engrams':>9}{'facts':>8}{'gain':>8}")
     for kind in TYPES:
         count = len(hits[(kind, "answer · guide")])
-        for measure in ("answer", "evidence"):
+        for measure in ("answer", "evidence", "latest evidence"):
             for budget in BUDGETS:
                 before = hits[(kind, f"{measure} · {budget} tokens, engrams")]
                 after = hits[(kind, f"{measure} · {budget} tokens, facts")]
@@ -214,10 +223,10 @@ def main() -> None:
                     continue
                 b, a = sum(before) / len(before), sum(after) / len(after)
                 row = f"{measure} in context, {budget} tok"
-                print(f"{kind:<20}{row:<30}{b:>9.3f}{a:>8.3f}{(a - b) * 100:>+7.1f}p")
+                print(f"{kind:<20}{row:<37}{b:>9.3f}{a:>8.3f}{(a - b) * 100:>+7.1f}p")
         guided = hits[(kind, "answer · guide")]
         if guided:
-            print(f"{kind:<20}{'answer in guide (≤300 tok)':<30}{'':>9}{sum(guided) / count:>8.3f}")
+            print(f"{kind:<20}{'answer in guide (≤300 tok)':<37}{'':>9}{sum(guided) / count:>8.3f}")
     print(
         f"\nguide tokens: max {max(guide_tokens, default=0)}, mean "
         f"{sum(guide_tokens) / max(len(guide_tokens), 1):.0f}"
