@@ -30,7 +30,7 @@ from base.redis_client import guarded
 from memory.contracts import RecallIn
 from memory.core.activation import MODES, OutEdges, path_to, spread
 from memory.core.hebbian import base_level_activation
-from memory.core.knowledge import asks_about_past
+from memory.core.knowledge import asks_about_past, entity_key
 from memory.core.mind import ActivatedCue, KnownFact, KnownSkill, Mind, RankedEngram, Why
 from memory.core.packing import Packable, pack
 from memory.core.ranking import (
@@ -43,7 +43,7 @@ from memory.core.ranking import (
     select,
 )
 from memory.core.skills import PLACEHOLDER, reliability
-from memory.core.text import content_lemmas
+from memory.core.text import content_lemmas, is_stop_word, lemma
 from memory.core.when import window_in
 from memory.embeddings import query_vector_soon
 from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
@@ -170,7 +170,11 @@ def _note(
     returned engrams and the query's own cues were used, now (never at the client's ``now``,
     which only shapes scoring). Applied in batches off the request (memory.services.access)."""
     cue_ids = (
-        [c for c, (_, _, via) in seeds.items() if via in {"exact", "alias", "fuzzy", "semantic"}]
+        [
+            c
+            for c, (_, _, via) in seeds.items()
+            if via in {"exact", "alias", "entity", "fuzzy", "semantic"}
+        ]
         if seeds is not None
         else []
     )
@@ -227,6 +231,46 @@ def _no_vector() -> None:
     return None
 
 
+ENTITY_NAMES = 12  # names of the query's entities seeded at most
+
+
+def _entity_seeds(network: Network, query: str) -> list[tuple[int, str]]:
+    """The cues of every name of the entities the query names (its words as written, and
+    pairs and triples of them, looked up by alias key): one indexed lookup, and one more only
+    when the network knows such an entity."""
+    tokens = [t.strip("\"'“”‘’()[]{}<>,;:!?") for t in query.split()][: MAX_QUERY_TERMS * 2]
+    grams = {
+        entity_key(" ".join(tokens[i : i + n]))
+        for n in (1, 2, 3)
+        for i in range(len(tokens) - n + 1)
+        if not (n == 1 and (is_stop_word(tokens[i]) or len(tokens[i]) < 3))
+    }
+    grams.discard("")
+    if not grams:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT DISTINCT a2.alias FROM memory_entityalias a
+              JOIN memory_entity e ON e.tenant_id = a.tenant_id AND e.id = a.entity_id
+              JOIN memory_entityalias a2 ON a2.tenant_id = a.tenant_id AND a2.entity_id = e.id
+             WHERE a.tenant_id = %s AND a.network_id = %s AND a.key = ANY(%s)
+               AND e.merged_into_id IS NULL AND e.kind <> 'thing'
+             LIMIT %s
+            """,
+            [network.tenant_id, network.pk, sorted(grams), ENTITY_NAMES],
+        )
+        names = {lemma(alias) for (alias,) in cursor.fetchall()}
+        if not names:
+            return []
+        cursor.execute(
+            "SELECT id, word FROM memory_cue WHERE tenant_id = %s AND network_id = %s "
+            "AND lemma = ANY(%s)",
+            [network.tenant_id, network.pk, sorted(names)],
+        )
+        return [(int(cue_id), word) for cue_id, word in cursor.fetchall()]
+
+
 def _seeds(
     network: Network,
     query: str,
@@ -274,6 +318,11 @@ def _seeds(
                         if per_word.get(term, 0) < 2:
                             per_word[term] = per_word.get(term, 0) + 1
                             seeds.setdefault(cue_id, (word, ALIAS_ENERGY, "alias"))
+            # an entity the query names, by any of its names ("Maya's", a merged "M. Silva"):
+            # every name of it seeds at full energy — the strongest concepts of the graph
+            for cue_id, word in _entity_seeds(network, query):
+                if seeds.get(cue_id, ("", 0.0, ""))[1] < 1.0:
+                    seeds[cue_id] = (word, 1.0, "entity")
             # typos of short words match too much; numbers are exact or nothing. The ids are
             # cast to bigint: as int parameters they cannot be conditions of the GiST index
             # (btree_gist compares bigint with bigint only), which then walks every tenant's

@@ -243,6 +243,11 @@ def test_entities_resolve_aliases_and_people_merge_and_split_them(cast: Cast) ->
     assert agent.post(url, merge, format="json").status_code == 409  # merged: use the survivor
     self_merge = agent.post(f"/api/v1/entities/{maya['id']}/merge", merge, format="json")
     assert self_merge.status_code == 400
+    # merged, the entity is one concept: a query naming it by one name seeds all its names
+    mind = agent.post("/api/v1/recall", {"query": "what does M. Silva lead"}, format="json")
+    seeded = {c["word"].lower(): c["seed"] for c in mind.json()["cues"] if c["depth"] == 0}
+    assert seeded.get("maya") == "entity", seeded
+    assert "Project Falcon ships in June" in mind.json()["context"]
 
     split = agent.post(f"/api/v1/entities/{maya['id']}/split", {"aliases": ["M. Silva"]},
                        format="json")  # fmt: skip
