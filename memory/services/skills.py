@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from audit.actors import Actor
@@ -172,13 +172,13 @@ def task_ended(episode: Episode) -> bool:
 def skills_from_task(*, network: Network, task: str) -> tuple[Skill | None, str]:
     """Learn from the step episodes of ``task`` (inside the caller's transaction): the task's
     outcome is its last ``task_outcome``; held or deleted steps are not read."""
+    named = Q(metadata__task=task)
+    if task.isdigit():  # a task id sent as a number
+        named |= Q(metadata__task=int(task))
     steps = list(
-        Episode.objects.filter(
-            tenant_id=network.tenant_id,
-            network=network,
-            kind=Episode.Kind.STEP,
-            metadata__task=task,
-        ).order_by(F("occurred_at").asc(nulls_last=True), "pk")
+        Episode.objects.filter(tenant_id=network.tenant_id, network=network, kind=Episode.Kind.STEP)
+        .filter(named)
+        .order_by(F("occurred_at").asc(nulls_last=True), "pk")
     )
     active = set(
         Engram.objects.filter(

@@ -223,3 +223,17 @@ def test_another_tenants_skills_answer_404(cast: Cast) -> None:
     assert outsider.get("/api/v1/skills").json()["skills"] == []
     with rls.tenant_scope(cast.tenant.pk):
         assert Skill.objects.get(pk=skill_id).failures == 0
+
+
+@pytest.mark.django_db
+def test_a_task_named_by_a_number_is_one_task(cast: Cast) -> None:
+    agent = client(cast, "read", "write")
+    items = [
+        {"kind": "step", "content": "run the migrations", "metadata": {"task": 42}},
+        {"kind": "step", "content": "restart the workers",
+         "metadata": {"task": 42, "task_outcome": "success", "goal": "Upgrade the database"}},
+    ]  # fmt: skip
+    run_task(cast, agent, items)
+    [skill] = skills(agent)
+    assert skill["steps"] == ["run the migrations", "restart the workers"]
+    assert agent.get(f"/api/v1/skills/{skill['id']}").json()["evidence"][0]["run"] == "task:42"
