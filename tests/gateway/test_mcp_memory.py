@@ -223,3 +223,34 @@ def test_an_agent_gets_a_guide_over_mcp_that_cites_facts_and_memories(live_url: 
     assert "<memories id=" in body and "Next steps" in body
     assert bad.is_error and "token_budget" in text(bad)
     assert nowhere.is_error and "nowhere" in text(nowhere)
+
+
+def test_an_agent_recalls_a_skill_its_team_learned_over_mcp(live_url: str) -> None:
+    cast = make_cast()
+    _, secret = make_key(cast.tenant)
+    task = {"task": "rotate-7", "goal": "Rotate the API key"}
+    steps = [
+        {"kind": "step", "content": "create a new key in the vault", "metadata": task},
+        {"kind": "step", "content": "revoke the old key first", "metadata": {
+            **task, "outcome": "failure", "observation": "the running agents lost access"}},
+        {"kind": "step", "content": "deploy the new key to the agents", "metadata": task},
+        {"kind": "step", "content": "revoke the old key", "metadata": {
+            **task, "task_outcome": "success"}},
+    ]  # fmt: skip
+    answer = bearer(APIClient(), secret).post(
+        "/api/v1/episodes", {"network": "ops", "episodes": steps}, format="json"
+    )
+    job_run(tenant_id=cast.tenant.pk, job_id=answer.json()["job"]["id"])
+    recalled, guided = calls(
+        f"{live_url}/t/acme/mcp",
+        secret,
+        ("recall", {"network": "ops", "query": "how do I rotate the api key"}),
+        ("guide", {"network": "ops", "task": "rotate the API key"}),
+    )
+    body = text(recalled)
+    assert "1 skills" in body and "[skill #" in body, body
+    assert "1. create a new key in the vault 2. deploy the new key to the agents" in body
+    assert "pitfalls: revoke the old key first (failed: the running agents lost access)" in body
+    steps_line = text(guided)
+    assert "Steps that worked before:" in steps_line and "worked 1 of 1" in steps_line
+    assert "Warnings:" in steps_line and "lost access" in steps_line
