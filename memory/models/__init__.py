@@ -1,7 +1,8 @@
 """The memory app's tables: the cognitive network (``graph``: networks, cues, edges, engrams,
 recall events, imports, moderation, erasure) and the knowledge extracted from interactions
 (``knowledge``: episodes, entities, facts, skills, jobs), and the tenant's language model
-(``llm``: provider settings and the usage meter)."""
+(``llm``: provider settings and the usage meter), and the memory of work (``work``: tasks,
+steps, their causal links, the tenant's intents)."""
 
 from memory.models.graph import (
     EMBEDDING_DIMENSIONS,
@@ -29,6 +30,7 @@ from memory.models.knowledge import (
     SkillEvidence,
 )
 from memory.models.llm import LlmProvider, LlmUsage
+from memory.models.work import Intent, Step, StepLink, Task
 
 __all__ = [
     "EMBEDDING_DIMENSIONS",
@@ -45,6 +47,7 @@ __all__ = [
     "Fact",
     "FactEvidence",
     "ImportJob",
+    "Intent",
     "Job",
     "LlmProvider",
     "LlmUsage",
@@ -53,5 +56,8 @@ __all__ = [
     "RecallEvent",
     "Skill",
     "SkillEvidence",
+    "Step",
+    "StepLink",
+    "Task",
     "WritePolicy",
 ]

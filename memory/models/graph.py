@@ -191,6 +191,7 @@ class Engram(models.Model):
     schema = ArrayField(models.CharField(max_length=200), default=list, blank=True)
     # Lemmas of the content's meaningful words, computed once at write time for ranking.
     terms = ArrayField(models.CharField(max_length=200), default=list, blank=True)
+    intents = ArrayField(models.CharField(max_length=40), default=list, blank=True)
     type = models.CharField(max_length=8, choices=Type.choices, default=Type.ATOMIC)
     strength = models.FloatField(default=0.5)
     importance = models.FloatField(default=0.5)

@@ -337,6 +337,7 @@ ENGRAM_COLUMNS = (
     "content",
     "schema",
     "terms",
+    "intents",
     "type",
     "strength",
     "importance",
@@ -366,21 +367,22 @@ def insert_engrams(network: Network, engrams: list[Engram]) -> None:
         columns = {name: [getattr(e, name) for e in engrams] for name in ENGRAM_COLUMNS}
         cursor.execute(
             """
-            INSERT INTO memory_engram (tenant_id, network_id, id, content, schema, terms, type,
-                strength, importance, occurred_at, external_id, metadata, source, status,
+            INSERT INTO memory_engram (tenant_id, network_id, id, content, schema, terms, intents,
+                type, strength, importance, occurred_at, external_id, metadata, source, status,
                 token_count, content_hash, created_at, updated_at, recall_count, embedding_model)
             SELECT %s, %s, id, content,
                    ARRAY(SELECT jsonb_array_elements_text(schema::jsonb)),
                    ARRAY(SELECT jsonb_array_elements_text(terms::jsonb)),
+                   ARRAY(SELECT jsonb_array_elements_text(intents::jsonb)),
                    type, strength, importance, occurred_at, external_id, metadata::jsonb, source,
                    status, token_count, content_hash, created_at, updated_at, 0, ''
-              FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[],
+              FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],
                           %s::float8[], %s::float8[], %s::timestamptz[], %s::text[], %s::text[],
                           %s::text[], %s::text[], %s::int[], %s::text[], %s::timestamptz[],
                           %s::timestamptz[])
-                   AS t(id, content, schema, terms, type, strength, importance, occurred_at,
-                        external_id, metadata, source, status, token_count, content_hash,
-                        created_at, updated_at)
+                   AS t(id, content, schema, terms, intents, type, strength, importance,
+                        occurred_at, external_id, metadata, source, status, token_count,
+                        content_hash, created_at, updated_at)
             """,
             [
                 network.tenant_id,
@@ -389,6 +391,7 @@ def insert_engrams(network: Network, engrams: list[Engram]) -> None:
                 columns["content"],
                 [json.dumps(list(v)) for v in columns["schema"]],
                 [json.dumps(list(v)) for v in columns["terms"]],
+                [json.dumps(list(v)) for v in columns["intents"]],
                 columns["type"],
                 columns["strength"],
                 columns["importance"],

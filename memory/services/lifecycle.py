@@ -25,6 +25,7 @@ from base.contracts import validated
 from memory.contracts import EngramIn
 from memory.core.extract import extract_schema, speaker_of
 from memory.core.hebbian import reinforce
+from memory.core.intents import DEFAULT_NAMES, DEFAULTS, clean_names, tag
 from memory.core.text import content_lemmas, estimate_tokens, lemma
 from memory.firewall import Hit, redact, secrets
 from memory.models import Engram, Network
@@ -100,6 +101,15 @@ def metadata_of(item: EngramIn) -> dict[str, Any]:
         return item.metadata
     speaker, _ = speaker_of(item.content)
     return {**item.metadata, "speaker": speaker} if speaker else item.metadata
+
+
+def intents_of(content: str, metadata: dict[str, Any]) -> tuple[str, ...]:
+    """The intents an engram serves: the known ones its writer named (``metadata.intents``),
+    then the shipped vocabulary's tags of its text (a tenant's own intents route queries; they
+    do not tag at write time)."""
+    named = metadata.get("intents")
+    given = clean_names(named if isinstance(named, list) else (), DEFAULT_NAMES)
+    return tuple(dict.fromkeys([*given, *tag(content, DEFAULTS)]))[:4]
 
 
 def snapshot(engram: Engram) -> dict[str, Any]:
@@ -182,6 +192,7 @@ def _apply(engram: Engram, item: EngramIn, display: list[str], now: datetime) ->
     engram.content = item.content
     engram.schema = display
     engram.terms = sorted(set(content_lemmas(item.content)) | {lemma(w) for w in display})
+    engram.intents = list(intents_of(item.content, item.metadata))
     engram.type = item.type
     engram.strength = item.strength
     engram.importance = item.importance

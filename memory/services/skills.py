@@ -169,9 +169,12 @@ def task_ended(episode: Episode) -> bool:
     return bool(task_of(episode)) and episode.metadata.get("task_outcome") in OUTCOMES
 
 
-def skills_from_task(*, network: Network, task: str) -> tuple[Skill | None, str]:
+def skills_from_task(
+    *, network: Network, task: str, outcome: str | None = None
+) -> tuple[Skill | None, str]:
     """Learn from the step episodes of ``task`` (inside the caller's transaction): the task's
-    outcome is its last ``task_outcome``; held or deleted steps are not read."""
+    outcome is ``outcome`` (a task ended through the tasks API), else its steps' last
+    ``task_outcome``; held or deleted steps are not read."""
     named = Q(metadata__task=task)
     if task.isdigit():  # a task id sent as a number
         named |= Q(metadata__task=int(task))
@@ -189,9 +192,10 @@ def skills_from_task(*, network: Network, task: str) -> tuple[Skill | None, str]
     )
     steps = [s for s in steps if s.engram_id in active]
     ends = [s for s in steps if s.metadata.get("task_outcome") in OUTCOMES]
-    if not ends:
+    if outcome is None and ends:
+        outcome = str(ends[-1].metadata["task_outcome"])
+    if outcome not in OUTCOMES or not steps:
         return None, "nothing"
-    outcome = str(ends[-1].metadata["task_outcome"])
     goal = next(
         (g for s in reversed(steps) if (g := _text(s.metadata.get("goal"), 200))),
         task.replace("-", " ").replace("_", " "),
@@ -208,11 +212,12 @@ def skills_from_task(*, network: Network, task: str) -> tuple[Skill | None, str]
             used = named
         failed = step.metadata.get("failed") is True or step.metadata.get("outcome") in FAILED
         observation = _text(step.metadata.get("observation"), 300)
-        seen.append(StepSeen(step.content, failed=failed, observation=observation))
+        action = _text(step.metadata.get("action"), 500) or step.content  # a recorded step's
+        seen.append(StepSeen(action, failed=failed, observation=observation))
     draft = from_trajectory(goal, seen, needs)
     run = Run(
         key=f"task:{task}",
-        outcome=outcome,
+        outcome=str(outcome),
         episodes=tuple(s.pk for s in steps),
         engrams=tuple(s.engram_id for s in steps if s.engram_id),
         used=used,

@@ -254,3 +254,77 @@ def test_an_agent_recalls_a_skill_its_team_learned_over_mcp(live_url: str) -> No
     steps_line = text(guided)
     assert "Steps that worked before:" in steps_line and "worked 1 of 1" in steps_line
     assert "Warnings:" in steps_line and "lost access" in steps_line
+
+
+TEN_STEPS = [
+    (
+        "s1",
+        "run the nightly import job",
+        "import fails: UnicodeDecodeError in vendors.csv",
+        "failure",
+        [],
+    ),
+    (
+        "s2",
+        "open vendors.csv in a hex viewer",
+        "byte 0xE9 at row 4,112: the file is latin-1",
+        "",
+        [],
+    ),
+    ("s3", "check the import settings", "encoding is fixed to utf-8 in import.yaml", "", []),
+    (
+        "s4",
+        "ask the vendor team about the export",
+        "their ERP exports latin-1 since the upgrade",
+        "",
+        ["s2"],
+    ),
+    ("s5", "set encoding to latin-1 in import.yaml", "", "", ["s3", "s4"]),
+    ("s6", "rerun the import job", "import fails: duplicate key vendor_id 881", "failure", ["s5"]),
+    ("s7", "query vendor_id 881 in staging", "two rows: one with a trailing space", "", ["s6"]),
+    ("s8", "strip whitespace from vendor_id before insert", "", "", ["s7"]),
+    ("s9", "rerun the import job", "import done: 9,340 vendors", "success", ["s8"]),
+    ("s10", "post the summary to the data channel", "posted", "success", ["s9"]),
+]
+
+
+def test_an_agent_records_ten_steps_and_traces_how_the_fix_was_found(live_url: str) -> None:
+    cast = make_cast()
+    _, secret = make_key(cast.tenant)
+    url = f"{live_url}/t/acme/mcp"
+    items = []
+    for key, action, observation, outcome, causes in TEN_STEPS:
+        args: dict[str, Any] = {"network": "data", "task": "vendor-import", "step": key,
+                                "action": action, "observation": observation}  # fmt: skip
+        if outcome:
+            args["outcome"] = outcome
+        if causes:
+            args["caused_by"] = causes
+        if key == "s1":
+            args["goal"] = "import the vendor file"
+        if key == "s10":
+            args["task_outcome"] = "success"
+        items.append(("record_step", args))
+    answers = calls(url, secret, *items)
+    assert all(not a.is_error for a in answers), [text(a) for a in answers if a.is_error]
+    assert "Caused by: `s3`, `s4`" in text(answers[4])
+    assert "inferred" in text(answers[1])  # vendors.csv, seen in s1's observation
+    assert "Task ended: success" in text(answers[9])
+    fix = text(answers[7])  # s8: the fix
+    step_id = int(fix.split('kind="step" id=')[1].split(".")[0].split()[0])
+    traced, missing = calls(
+        url,
+        secret,
+        ("trace", {"kind": "step", "id": step_id}),
+        ("trace", {"kind": "step", "id": 10**9}),
+    )
+    chain = text(traced)
+    assert not traced.is_error and "<memories" in chain  # memory text stays behind the wall
+    order = [chain.index(words) for words in (
+        "query vendor_id 881", "rerun the import job", "set encoding to latin-1",
+        "check the import settings", "ask the vendor team",
+    )]  # fmt: skip
+    assert order == sorted(order)  # nearest causes first: s7, s6, s5, then s3 and s4
+    assert "duplicate key vendor_id 881" in chain  # the failure that led to the fix
+    assert "vendor-import" in chain  # the task it is part of
+    assert missing.is_error and "no step" in text(missing)

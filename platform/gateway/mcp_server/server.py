@@ -8,7 +8,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp
 
-from gateway.mcp_server.tools import account, knowledge, memory, roles
+from gateway.mcp_server.tools import account, knowledge, memory, roles, work
 from gateway.mcp_server.tools.common import built_tools
 
 INSTRUCTIONS = (
@@ -17,7 +17,9 @@ INSTRUCTIONS = (
     "`prime` (or `action`); before "
     "answering, `recall` with the key words of the task; before finishing, `remember` what is "
     "worth keeping (facts as ATOMIC, relations as LINK, procedures as PATTERN). `whoami` shows "
-    "the workspace and permissions of this connection."
+    "the workspace and permissions of this connection. Working on a multi-step task, "
+    "`record_step` each step (what you did, what you saw, what caused it); `trace` answers "
+    "how a fact or step was obtained."
 )
 
 server = MCPServer(
@@ -27,7 +29,7 @@ server = MCPServer(
     version="0.1.0",
     tools=built_tools(),
 )
-TOOL_MODULES = (account, knowledge, memory, roles)  # importing them registers their tools
+TOOL_MODULES = (account, knowledge, memory, roles, work)  # importing them registers their tools
 
 
 def transport_security() -> TransportSecuritySettings:

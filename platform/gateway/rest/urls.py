@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from gateway.rest import account, knowledge, memory, moderation, roles
+from gateway.rest import account, knowledge, memory, moderation, roles, work
 from gateway.rest.errors import api_not_found
 
 ROLE = "roles/<slug:slug>"
@@ -43,6 +43,10 @@ urlpatterns = [
         knowledge.SkillOutcomeView.as_view(),
         name="api-skill-outcome",
     ),
+    path("tasks", work.TaskListView.as_view(), name="api-tasks"),
+    path("tasks/<int:task_id>", work.TaskDetailView.as_view(), name="api-task"),
+    path("tasks/<int:task_id>/steps", work.TaskStepsView.as_view(), name="api-task-steps"),
+    path("trace/<str:kind>/<int:unit_id>", work.TraceView.as_view(), name="api-trace"),
     path("entities", knowledge.EntityListView.as_view(), name="api-entities"),
     path("entities/<int:entity_id>", knowledge.EntityDetailView.as_view(), name="api-entity"),
     path(
