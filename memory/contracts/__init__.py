@@ -9,9 +9,10 @@ functions, so REST, MCP and the dashboard show the same value with the same JSON
 from __future__ import annotations
 
 import json
+import math
 import re
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import (
     AfterValidator,
@@ -323,6 +324,24 @@ class RecallIn(MemoryTarget):
         "current values; earlier ones for questions about the past) lead the context, then "
         "the skills (procedures that worked) the query names",
     )
+    intent: Annotated[Text, Field(max_length=40)] | None = Field(
+        None,
+        description="force the query's intent (fact, temporal, preference, procedure, "
+        "multi_hop, debugging, planning, status, or the workspace's own); else it is routed",
+    )
+    task: Annotated[Text, Field(max_length=200)] | None = Field(
+        None,
+        description="the task at hand (its key): its steps are candidates and coherence "
+        "with its latest step counts",
+    )
+    selection: Literal["pareto", "sum", "score"] = Field(
+        "pareto",
+        description="pareto: non-dominated fronts over relevance, salience and coherence; "
+        "sum: the top k by their sum; score: by relevance weighted by salience alone",
+    )
+    objectives: StrictBool = Field(
+        False, description="true: every sorted candidate's objectives (the playground's plot)"
+    )
 
     blank_means_absent = (
         "mode",
@@ -333,6 +352,10 @@ class RecallIn(MemoryTarget):
         "record",
         "speaker",
         "facts",
+        "intent",
+        "task",
+        "selection",
+        "objectives",
     )
 
 
@@ -485,6 +508,29 @@ class WhyOut(Output):
         description="the strongest evidence, which fusion keeps whole: text, vector, direct "
         "(a query concept filed under it) or associative (reached by spreading)"
     )
+    front: int | None = Field(
+        None, description="its Pareto front over relevance, salience and coherence (0: best)"
+    )
+    crowding: float | None = Field(
+        None,
+        description="its crowding distance in that front (null: an extreme of the front, "
+        "or not selected by fronts)",
+    )
+
+
+class ObjectiveOut(Output):
+    id: int
+    relevance: float
+    salience: float
+    coherence: float
+    front: int
+    chosen: bool
+
+
+class IntentOut(Output):
+    name: str = Field(description='the query\'s intent ("" for none)')
+    via: Literal["forced", "rules", "prototype", "llm", "none"]
+    confidence: float
 
 
 class RankedEngramOut(Output):
@@ -557,6 +603,17 @@ class MindOut(Output):
     notice: str | None = Field(
         None, description="set when the network holds no memories: what to do instead"
     )
+    intent: IntentOut | None = Field(None, description="how the query was routed")
+    selection: str = Field("pareto", description="pareto, sum or score")
+    task: str | None = Field(None, description="the task the recall was scoped to")
+    objectives: list[ObjectiveOut] = Field(
+        default_factory=list,
+        description="with objectives=true: every candidate sorted into fronts",
+    )
+
+
+def _crowding(value: float | None) -> float | None:
+    return None if value is None or math.isinf(value) else round(value, 4)
 
 
 def present_mind(mind: Mind) -> MindOut:
@@ -595,6 +652,8 @@ def present_mind(mind: Mind) -> MindOut:
                     path=list(e.why.path),
                     parts=dict(e.why.parts),
                     led_by=e.why.led_by,
+                    front=e.why.front,
+                    crowding=_crowding(e.why.crowding),
                 ),
             )
             for e in mind.engrams
@@ -640,6 +699,26 @@ def present_mind(mind: Mind) -> MindOut:
         suppressed_duplicates=mind.suppressed,
         took_ms=mind.took_ms,
         notice=mind.notice or None,
+        intent=IntentOut(
+            name=mind.intent,
+            via=cast(Any, mind.intent_via or "none"),
+            confidence=mind.intent_confidence,
+        )
+        if mind.query
+        else None,
+        selection=mind.selection,
+        task=mind.task or None,
+        objectives=[
+            ObjectiveOut(
+                id=o.id,
+                relevance=o.relevance,
+                salience=o.salience,
+                coherence=o.coherence,
+                front=o.front,
+                chosen=o.chosen,
+            )
+            for o in mind.objectives
+        ],
     )
 
 

@@ -4,7 +4,7 @@ their causal links, reading a task's DAG, and tracing a unit back to what produc
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, ClassVar, Literal, cast
 
 from pydantic import Field
 
@@ -43,7 +43,7 @@ class StepIn(Contract):
     )
     occurred_at: Instant | None = None
     metadata: Metadata = Field(default_factory=dict)
-    null_means_absent = ("step", "parent_step", "outcome", "occurred_at")
+    null_means_absent: ClassVar[tuple[str, ...]] = ("step", "parent_step", "outcome", "occurred_at")
 
 
 class StepRecordIn(StepIn, MemoryTarget):

@@ -30,6 +30,8 @@ class Why:
     path: tuple[str, ...]  # cue words from a seed to this memory's best cue
     parts: dict[str, float]
     led_by: str = ""  # the strongest evidence: text | vector | direct | associative
+    front: int | None = None  # its Pareto front (0 best), when selected that way
+    crowding: float | None = None  # its crowding distance in that front (inf: an extreme)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,18 @@ class KnownSkill:
     evidence: tuple[int, ...] = ()  # found engrams it was learned from
 
 
+@dataclass(frozen=True)
+class Objective:
+    """One candidate on the three objectives, for the playground's picture."""
+
+    id: int
+    relevance: float
+    salience: float
+    coherence: float
+    front: int
+    chosen: bool
+
+
 @dataclass
 class Mind:
     network: str
@@ -97,3 +111,9 @@ class Mind:
     suppressed: int = 0  # near-duplicates left out
     took_ms: float = 0.0
     notice: str = ""  # said when the network holds no memories
+    intent: str = ""  # the query's intent ("" for none)
+    intent_via: str = ""  # forced | rules | prototype | llm | none
+    intent_confidence: float = 0.0
+    selection: str = "pareto"  # pareto | sum | score
+    task: str = ""  # the task the recall was scoped to (its key)
+    objectives: list[Objective] = field(default_factory=list)  # the sorted candidates

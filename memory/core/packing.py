@@ -28,6 +28,7 @@ class Packable:
     content: str
     score: float
     token_count: int
+    keep: bool = False  # chosen for coherence with the work at hand: no relevance floor
 
 
 @dataclass(frozen=True)
@@ -151,13 +152,16 @@ def pack(
     budget: int,
     facts: Sequence[KnownFact] = (),
     skills: Sequence[KnownSkill] = (),
+    *,
+    in_order: bool = False,
 ) -> Packed:
     """Memories in rank order while they fit (a long relevant memory is not traded for several
     short weak ones), skipping those that do not fit and those under the relevance floor. Then
     the facts that say something those memories do not (a fact whose own statement is packed
     adds nothing), within FACT_SHARE of the budget, and the best skills (SKILLS_PACKED) within
     SKILL_SHARE, the weakest memories making room; facts render first, grouped by subject,
-    then skills, then the memories in rank order. The reported count is of the rendered text,
+    then skills, then the memories in rank order. ``in_order``: the memories' rank is the
+    order given (a Pareto pick), not their scores. The reported count is of the rendered text,
     and never exceeds ``budget``."""
     if budget <= 0 or not (items or facts or skills):
         return Packed("", 0, ())
@@ -169,8 +173,8 @@ def pack(
     costs = {item.id: estimate_tokens(lines[item.id]) + 1 for item in items}
     remaining = budget - header_tokens
     ordered: list[Packable] = []
-    for item in sorted(items, key=lambda i: (-i.score, i.id)):
-        if item.score >= floor and costs[item.id] <= remaining:
+    for item in items if in_order else sorted(items, key=lambda i: (-i.score, i.id)):
+        if (item.score >= floor or item.keep) and costs[item.id] <= remaining:
             ordered.append(item)
             remaining -= costs[item.id]
     packed = {item.id for item in ordered}

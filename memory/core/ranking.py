@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from memory.core import pareto
 from memory.core.hebbian import base_level_activation
 
 TYPE_WEIGHT = {"PATTERN": 2.0, "LINK": 1.5, "ATOMIC": 1.0}  # PromptX's weights
@@ -209,3 +210,98 @@ def select(
             continue
         chosen.append(item)
     return sorted(chosen, key=lambda s: (-s.score, s.candidate.id)), suppressed
+
+
+# --- Pareto selection over three objectives (PRISM) ------------------------------------------
+
+PARETO_INPUT = 200  # the best candidates by score that are sorted into fronts
+RELEVANT_SHARE = 0.35  # of the best relevance: below it (and incoherent) a candidate is noise
+COHERENT = 0.3  # coherence that makes a candidate worth a place without relevance
+
+
+def coherence(hops: int | None, same_intent: bool, entity_share: float) -> float:
+    """How well a candidate fits the work at hand, in [0, 1]: graph distance to the active
+    step chain (1 at it, 1/2 one hop away, ...), else the query's intent among its own and
+    the share of the focus's entities and identifiers it names."""
+    near = 0.0 if hops is None else 1.0 / (1.0 + hops)
+    loose = 0.5 * float(same_intent) + 0.5 * min(max(entity_share, 0.0), 1.0)
+    return max(near, 0.6 * loose)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a candidate stood in the Pareto sort (front 0 is the best)."""
+
+    front: int
+    crowding: float
+    pooled: bool
+    objectives: tuple[float, float, float]  # relevance, salience, coherence
+
+
+def objectives_of(item: Scored, coherent: float) -> tuple[float, float, float]:
+    relevance = item.parts.get("relevance", 0.0)
+    if item.parts.get("in_window"):
+        relevance = min(1.0, relevance * (1.0 + WINDOW_BOOST))
+    return (round(relevance, 4), round(item.parts.get("salience", 0.0), 4), round(coherent, 4))
+
+
+def select_pareto(
+    scored: Iterable[Scored],
+    k: int,
+    coherent: dict[int, float],
+    twins: frozenset[frozenset[int]] = frozenset(),
+    quotas: dict[str, float] | None = None,
+) -> tuple[list[Scored], int, dict[int, Placed]]:
+    """``k`` candidates by Pareto selection over relevance, salience and coherence: the
+    relevant or coherent ones (the rest is noise every objective but salience would call
+    good) sorted into fronts, a pool of about 3k, then the diverse pick front by front
+    (``memory.core.pareto``). Returns the picks (in pick order), the duplicates suppressed,
+    and every sorted candidate's place."""
+    items = list(scored)
+    best = max((s.parts.get("relevance", 0.0) for s in items), default=0.0)
+    eligible = [
+        s
+        for s in items
+        if (best > 0 and s.parts.get("relevance", 0.0) >= RELEVANT_SHARE * best and s.score > 0)
+        or coherent.get(s.candidate.id, 0.0) >= COHERENT
+    ]
+    eligible.sort(key=lambda s: (-(s.score + coherent.get(s.candidate.id, 0.0)), s.candidate.id))
+    eligible = eligible[:PARETO_INPUT]
+    points = [objectives_of(s, coherent.get(s.candidate.id, 0.0)) for s in eligible]
+    ranked = pareto.pool(points, pareto.POOL_FACTOR * k)
+    shares = quotas or TYPE_QUOTA
+    limits = {t: max(1, math.ceil(share * k)) for t, share in shares.items()}
+    picks, suppressed = pareto.pick(
+        ranked,
+        k,
+        score=lambda i: eligible[i].score + coherent.get(eligible[i].candidate.id, 0.0),
+        kind=lambda i: eligible[i].candidate.type,
+        same=lambda a, b: is_near_duplicate(eligible[a].candidate, eligible[b].candidate, twins),
+        quotas=limits,
+    )
+    places = {
+        eligible[r.index].candidate.id: Placed(r.front, r.crowding, r.pooled, points[r.index])
+        for r in ranked
+    }
+    return [eligible[i] for i in picks], suppressed, places
+
+
+def select_sum(
+    scored: Iterable[Scored],
+    k: int,
+    coherent: dict[int, float],
+    twins: frozenset[frozenset[int]] = frozenset(),
+) -> tuple[list[Scored], int]:
+    """The baseline Pareto selection is measured against: the same candidates, the top ``k``
+    by the plain sum of the three objectives."""
+    items = list(scored)
+    best = max((s.parts.get("relevance", 0.0) for s in items), default=0.0)
+    summed = []
+    for s in items:
+        c = coherent.get(s.candidate.id, 0.0)
+        if (best > 0 and s.parts.get("relevance", 0.0) >= RELEVANT_SHARE * best) or c >= COHERENT:
+            total = sum(objectives_of(s, c))
+            summed.append(Scored(s.candidate, total, s.parts))
+    chosen, suppressed = select(summed, k, twins)
+    original = {s.candidate.id: s for s in items}
+    return [original[s.candidate.id] for s in chosen], suppressed

@@ -26,29 +26,48 @@ from django.db import connection
 from django.utils import timezone
 
 from audit.actors import Actor
+from base.errors import ValidationFailed
 from base.redis_client import guarded
 from memory.contracts import RecallIn
 from memory.core.activation import MODES, OutEdges, path_to, spread
 from memory.core.hebbian import base_level_activation
+from memory.core.intents import Profile, profile_of
 from memory.core.knowledge import asks_about_past, entity_key
-from memory.core.mind import ActivatedCue, KnownFact, KnownSkill, Mind, RankedEngram, Why
+from memory.core.mind import (
+    ActivatedCue,
+    KnownFact,
+    KnownSkill,
+    Mind,
+    Objective,
+    RankedEngram,
+    Why,
+)
 from memory.core.packing import Packable, pack
 from memory.core.ranking import (
+    COHERENT,
     DUPLICATE_COSINE,
+    TYPE_QUOTA,
     Candidate,
+    Placed,
     Scored,
+    coherence,
     led_by,
     rounded,
     score,
     select,
+    select_pareto,
+    select_sum,
 )
 from memory.core.skills import PLACEHOLDER, reliability
+from memory.core.tasks import marks
 from memory.core.text import content_lemmas, is_stop_word, lemma
 from memory.core.when import window_in
 from memory.embeddings import query_vector_soon
 from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
 from memory.selectors import known_networks, network_find, unknown_network
 from memory.services import access
+from memory.services.focus import Focus, focus_for
+from memory.services.intents import known_names, route, vocabulary_of
 from tenants.models import Tenant
 
 CHANNELS = frozenset({"text", "vector", "activation"})
@@ -78,6 +97,10 @@ class RecallOptions:
     speaker: str | None = None  # only this speaker's memories (metadata.speaker, any case)
     facts: bool = True  # the facts the found memories stated (knowledge), before them
     past: bool | None = None  # earlier values of their slots too (None: if the query asks)
+    intent: str | None = None  # forced (else routed)
+    task: str | None = None  # the task at hand, by key
+    selection: str = "pareto"  # pareto | sum | score
+    objectives: bool = False  # keep every sorted candidate's objectives on the Mind
 
     @classmethod
     def of(cls, request: RecallIn, *, record: bool = True, source: str = "api") -> RecallOptions:
@@ -92,6 +115,10 @@ class RecallOptions:
             source=source,
             speaker=request.speaker,
             facts=request.facts,
+            intent=request.intent,
+            task=request.task,
+            selection=request.selection,
+            objectives=request.objectives,
         )
 
 
@@ -126,11 +153,30 @@ def network_recall(
     for cue_id, energy in carried.items():
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
-    _run(network, mind, seeds, query, options, now, vector)
+    routed = route(tenant_id=tenant.pk, query=query, forced=_forced(tenant, options.intent))
+    mind.intent, mind.intent_via = routed.intent, routed.via
+    mind.intent_confidence = routed.confidence
+    profile = profile_of(routed.intent, vocabulary_of(tenant.pk))
+    focus = focus_for(network=network, task=options.task, scoped=profile.task_scope)
+    mind.task = focus.task.key if focus else ""
+    _run(network, mind, seeds, query, options, now, vector, focus, profile)
     _say_if_empty(tenant, network, mind)
     mind.took_ms = _ms(started)
     _note(network, RecallEvent.Kind.RECALL, options.source, mind, seeds if options.record else None)
     return mind
+
+
+def _forced(tenant: Tenant, intent: str | None) -> str | None:
+    """A forced intent, if the workspace knows it (else the field is refused, naming them)."""
+    if not intent:
+        return None
+    known = known_names(tenant.pk)
+    name = intent.strip().lower().replace("-", "_").replace(" ", "_")
+    if name not in known:
+        raise ValidationFailed.field(
+            "intent", f"unknown intent {intent!r}; this workspace knows {', '.join(known)}"
+        )
+    return name
 
 
 def _network(tenant: Tenant, key: str, missing_ok: bool, mind: Mind) -> Network | None:
@@ -209,7 +255,7 @@ def network_prime(
         mind.took_ms = _ms(started)
         return mind
     now = timezone.now()
-    options = RecallOptions(k=6, token_budget=token_budget, now=now)
+    options = RecallOptions(k=6, token_budget=token_budget, now=now, selection="score")
     hubs = _hub_seeds(network, now)
     _run(network, mind, hubs, None, options, now, _no_vector)
     if record:
@@ -649,8 +695,11 @@ def _run(
     options: RecallOptions,
     now: datetime,
     query_vector: Callable[[], str | None],
+    focus: Focus | None = None,
+    profile: Profile | None = None,
 ) -> None:
     mode = MODES.get(options.mode, MODES["balanced"])
+    profile = profile or Profile()
     activation = (
         spread(seeds, _out_edges(network), mode) if "activation" in options.channels else None
     )
@@ -664,7 +713,7 @@ def _run(
     )
     vector = query_vector() if query and "vector" in options.channels else None
     by_vec = _by_vector(network, vector, options.speaker) if vector else {}
-    ids = set(by_act) | set(by_text) | set(by_vec)
+    ids = set(by_act) | set(by_text) | set(by_vec) | (set(focus.engrams) if focus else set())
     rows = _rows(network, ids, options.speaker)  # activation's candidates are filtered here
     candidates = []
     for engram in rows:
@@ -696,7 +745,23 @@ def _run(
         for engram, candidate in candidates:
             candidate.in_window = window.holds(engram.happened_at)
     scored = [score(c, mode=options.mode, now=now) for _, c in candidates]
-    chosen, mind.suppressed = select(scored, options.k, _twins(network, scored, options.k))
+    coherent = _coherence(candidates, focus, mind.intent, query)
+    twins = _twins(network, scored, options.k, coherent)
+    places: dict[int, Placed] = {}
+    mind.selection = options.selection
+    if options.selection == "pareto":
+        quotas = {**TYPE_QUOTA, **profile.quotas}
+        chosen, mind.suppressed, places = select_pareto(scored, options.k, coherent, twins, quotas)
+    elif options.selection == "sum":
+        chosen, mind.suppressed = select_sum(scored, options.k, coherent, twins)
+    else:
+        chosen, mind.suppressed = select(scored, options.k, twins)
+    if options.objectives:
+        picked = {item.candidate.id for item in chosen}
+        mind.objectives = [
+            Objective(i, *p.objectives, front=p.front, chosen=i in picked)
+            for i, p in sorted(places.items())
+        ]
     engrams = {engram.pk: engram for engram, _ in candidates}
     mind.cues = sorted(cues.values(), key=lambda c: (-c.energy, c.id))
     mind.connections = [c for c in activation.connections if c.target in cues] if activation else []
@@ -717,23 +782,32 @@ def _run(
                 why=Why(
                     channels=tuple(sorted(item.candidate.channels)),
                     path=path_to(best, cues) if best else (),
-                    parts=rounded(item.parts),
+                    parts=rounded({**item.parts, "coherence": coherent.get(engram.pk, 0.0)}),
                     led_by=led_by(item.parts, options.mode),
+                    front=place.front if (place := places.get(engram.pk)) else None,
+                    crowding=place.crowding if place else None,
                 ),
             )
         )
     if query and options.facts:
         past = options.past
         if past is None:
-            past = asks_about_past(query) or (window is not None and window.end <= now)
+            past = bool(profile.past) or asks_about_past(query)
+            past = past or (window is not None and window.end <= now)
         asked = frozenset(content_lemmas(query))
         mind.facts = _known_facts(network, scored, past, asked)
         mind.skills = _known_skills(network, scored, asked)
     packed = pack(
-        [Packable(e.id, e.type, e.content, e.score, e.token_count) for e in mind.engrams],
+        [
+            Packable(
+                e.id, e.type, e.content, e.score, e.token_count, coherent.get(e.id, 0) >= COHERENT
+            )
+            for e in mind.engrams
+        ],
         options.token_budget,
         mind.facts,
         mind.skills,
+        in_order=options.selection != "score",
     )
     mind.context, mind.context_tokens, mind.context_ids = packed.text, packed.tokens, packed.ids
     mind.context_fact_ids = packed.fact_ids
@@ -919,11 +993,15 @@ def _known_skills(
     return found[:SKILLS_SHOWN]
 
 
-def _twins(network: Network, scored: list[Scored], k: int) -> frozenset[frozenset[int]]:
-    """Pairs among the best candidates whose stored vectors are near-identical (cosine at least
-    DUPLICATE_COSINE): the same memory in other words, which word overlap misses."""
+def _twins(
+    network: Network, scored: list[Scored], k: int, coherent: dict[int, float] | None = None
+) -> frozenset[frozenset[int]]:
+    """Pairs among the best candidates (by score, and the most coherent) whose stored vectors
+    are near-identical (cosine at least DUPLICATE_COSINE): the same memory in other words,
+    which word overlap misses."""
     best = sorted(scored, key=lambda s: -s.score)[: 3 * k]
-    ids = [s.candidate.id for s in best]
+    close = sorted((coherent or {}).items(), key=lambda p: -p[1])[: 2 * k]
+    ids = list(dict.fromkeys([s.candidate.id for s in best] + [i for i, c in close if c > 0]))
     if len(ids) < 2:
         return frozenset()
     with connection.cursor() as cursor:
@@ -938,6 +1016,24 @@ def _twins(network: Network, scored: list[Scored], k: int) -> frozenset[frozense
             [network.tenant_id, network.pk, ids, ids, 1 - DUPLICATE_COSINE],
         )
         return frozenset(frozenset(pair) for pair in cursor.fetchall())
+
+
+def _coherence(
+    candidates: list[tuple[_Row, Candidate]], focus: Focus | None, intent: str, query: str | None
+) -> dict[int, float]:
+    """Each candidate's coherence with the work at hand (``memory.core.ranking.coherence``):
+    its step's distance on the focus task's DAG, the query's intent among its own, and the
+    share of the focus's (else the query's) entities and identifiers it names."""
+    named = focus.marks if focus else frozenset(marks(query or ""))
+    wanted = frozenset(content_lemmas(" ".join(sorted(named)))) if named else frozenset()
+    out: dict[int, float] = {}
+    for row, candidate in candidates:
+        share = len(wanted & candidate.lemmas) / len(wanted) if wanted else 0.0
+        hops = focus.hops_of(row.pk) if focus else None
+        value = coherence(hops, bool(intent) and intent in row.intents, share)
+        if value > 0:
+            out[row.pk] = value
+    return out
 
 
 def _describe_cues(network: Network, cues: dict[int, ActivatedCue]) -> dict[int, int]:
@@ -972,6 +1068,7 @@ class _Row:
     recall_count: int
     token_count: int
     terms: list[str]
+    intents: list[str]
 
 
 def _rows(network: Network, ids: set[int], speaker: str | None = None) -> list[_Row]:
@@ -981,7 +1078,7 @@ def _rows(network: Network, ids: set[int], speaker: str | None = None) -> list[_
         cursor.execute(
             f"""
             SELECT id, type, strength, importance, coalesce(occurred_at, created_at),
-                   last_recalled_at, recall_count, token_count, terms
+                   last_recalled_at, recall_count, token_count, terms, intents
               FROM memory_engram
              WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s) AND status = 'active'
                    {SPOKEN if speaker else ""}

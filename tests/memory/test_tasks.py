@@ -195,3 +195,43 @@ def test_another_workspace_sees_none_of_it(cast: Cast) -> None:
     reader = client(cast, "read")
     assert reader.post(f"/api/v1/tasks/{task}/steps", FIX[1], format="json").status_code == 403
     assert reader.get(f"/api/v1/tasks/{task}").status_code == 200
+
+
+@pytest.mark.django_db
+def test_recall_scoped_to_a_task_brings_its_causal_chain_by_pareto_fronts(cast: Cast) -> None:
+    api = client(cast)
+    task = open_task(api)
+    ids = [step(api, task, body)["step"] for body in FIX]
+    noise = [{"content": f"ledger report {n} was mailed to finance"} for n in range(12)]
+    api.post("/api/v1/remember", {"network": "ops", "engrams": noise}, format="json")
+    ask = {"network": "ops", "query": "why import money_utils in ledger_sync", "record": False}
+    scoped = api.post(
+        "/api/v1/recall", {**ask, "task": "fix-billing", "objectives": True}, format="json"
+    ).json()
+    assert scoped["selection"] == "pareto" and scoped["task"] == "fix-billing"
+    chain = {s["engram"] for s in ids}
+    assert chain <= set(scoped["context_ids"])  # every step of the task at hand, even s4
+    fronts = {e["id"]: e["why"]["front"] for e in scoped["engrams"]}
+    assert all(fronts[i] is not None for i in chain)
+    coherence = {e["id"]: e["why"]["parts"]["coherence"] for e in scoped["engrams"]}
+    assert coherence[ids[3]["engram"]] == 1.0  # the latest step
+    plotted = {o["id"]: o for o in scoped["objectives"]}
+    assert chain <= set(plotted) and all(plotted[i]["chosen"] for i in chain)
+    plain = api.post("/api/v1/recall", {**ask, "selection": "score"}, format="json").json()
+    assert ids[3]["engram"] not in plain["context_ids"]  # no query word: only coherence finds it
+    assert plain["engrams"][0]["why"]["front"] is None
+    routed = api.post(
+        "/api/v1/recall",
+        {**ask, "query": "how did we fix the failing billing tests"},
+        format="json",
+    ).json()
+    assert routed["intent"] == {
+        "name": "debugging",
+        "via": "rules",
+        "confidence": routed["intent"]["confidence"],
+    }
+    assert routed["task"] == "fix-billing"  # debugging is about the work in progress
+    forced = api.post("/api/v1/recall", {**ask, "intent": "astrology"}, format="json")
+    assert forced.status_code == 400 and "intent" in forced.json()["error"]["fields"]
+    unknown = api.post("/api/v1/recall", {**ask, "task": "nope"}, format="json")
+    assert unknown.status_code == 400 and "task" in unknown.json()["error"]["fields"]

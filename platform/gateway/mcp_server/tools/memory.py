@@ -6,7 +6,10 @@ or ``network``. Answers are text rendered from the same presenters REST answers 
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from mcp.server.mcpserver import Context
+from pydantic import Field
 
 from base.contracts import validated
 from gateway.mcp_server.principal import principal_from
@@ -87,10 +90,18 @@ def render_mind(mind: MindOut, *, title: str) -> str:
         + f" from network `{mind.network}` "
         f"({mind.context_tokens} tokens), {len(mind.cues)} concepts activated, "
         f"{mind.took_ms:.0f} ms."
+        + (
+            f" Intent: {mind.intent.name} ({mind.intent.via})."
+            if mind.intent and mind.intent.name
+            else ""
+        )
+        + (f" Task: `{mind.task}`." if mind.task else "")
     ]
     items = packing.fact_lines(known) + packing.skill_lines(skills)
     for rank, engram in enumerate(shown, 1):
-        why = "+".join(engram.why.channels)
+        why = "+".join(engram.why.channels) or "task"
+        if engram.why.front is not None:
+            why += f", front {engram.why.front}"
         path = f"; via {' → '.join(engram.why.path)}" if len(engram.why.path) > 1 else ""
         items.append(
             f"{rank}. [{engram.type} #{engram.id}, score {engram.score:.2f}, {why}{path}] "
@@ -159,6 +170,10 @@ async def recall(
     k: K = 8,
     token_budget: TokenBudget = 1500,
     speaker: MaybeSpeaker = None,
+    intent: Annotated[
+        str | None, Field(description="force the intent (debugging, procedure, status, ...)")
+    ] = None,
+    task: Annotated[str | None, Field(description="the task you are working on (its key)")] = None,
 ) -> str:
     principal = principal_from(ctx)
     principal.require("read")
@@ -169,6 +184,8 @@ async def recall(
         "network": network,
         "k": k,
         "speaker": speaker,
+        "intent": intent,
+        "task": task,
     }
 
     def work() -> tuple[MindOut, str]:
