@@ -252,6 +252,9 @@ def main() -> None:
         "--ablation", action="store_true", help="also Mnemo with one channel left out, and alone"
     )
     parser.add_argument(
+        "--selections", action="store_true", help="also Mnemo selecting by the objectives' sum"
+    )
+    parser.add_argument(
         "--index", default="", help="build name: a new one remembers every haystack again"
     )
     parser.add_argument(
@@ -302,11 +305,15 @@ def main() -> None:
         print(f"{len(questions)} of {before} questions have their haystack built")
     actor = Actor.system("longmemeval")
     every = frozenset({"text", "vector", "activation"})
-    variants = {"mnemo": every}
+    # "mnemo" selects by Pareto fronts (the default); "mnemo score" by the one score it had
+    # before (relevance weighted by salience), "mnemo sum" by the sum of the three objectives
+    variants = {"mnemo": (every, "pareto"), "mnemo score": (every, "score")}
+    if args.selections:
+        variants["mnemo sum"] = (every, "sum")
     if args.ablation:
         for channel in sorted(every):
-            variants[f"-{channel}"] = every - {channel}
-            variants[f"{channel} only"] = frozenset({channel})
+            variants[f"-{channel}"] = (every - {channel}, "pareto")
+            variants[f"{channel} only"] = (frozenset({channel}), "pareto")
     ks = [5, 10]
     totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     by_type: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -321,7 +328,7 @@ def main() -> None:
         tokens = [estimate_tokens(t["content"]) for t in turns]
         now = parse_date(question["question_date"])
         ranked = {}
-        for method, channels in variants.items():
+        for method, (channels, selection) in variants.items():
             with rls.tenant_scope(tenant.pk):
                 mind = network_recall(
                     tenant=tenant,
@@ -330,7 +337,12 @@ def main() -> None:
                     query=question["question"],
                     # looking without touching: a run must not change the next one's ranking
                     options=RecallOptions(
-                        k=50, token_budget=100_000, now=now, record=False, channels=channels
+                        k=50,
+                        token_budget=100_000,
+                        now=now,
+                        record=False,
+                        channels=channels,
+                        selection=selection,
                     ),
                 )
             ranked[method] = [index_of[e.id] for e in mind.engrams]
@@ -365,13 +377,13 @@ def main() -> None:
         print(f"\n{metric} by question type:")
         print(
             f"{'type':<28}{'n':>5}"
-            + "".join(f"{m:>10}" for m in ("mnemo", "bm25", "dense", "hybrid"))
+            + "".join(f"{m:>13}" for m in ("mnemo", "mnemo score", "bm25", "dense", "hybrid"))
         )
         for kind in types:
             cells = []
-            for method in ("mnemo", "bm25", "dense", "hybrid"):
+            for method in ("mnemo", "mnemo score", "bm25", "dense", "hybrid"):
                 values = by_type[f"{kind}|{method}"][metric]
-                cells.append(f"{sum(values) / len(values):>10.3f}" if values else f"{'-':>10}")
+                cells.append(f"{sum(values) / len(values):>13.3f}" if values else f"{'-':>13}")
             count = len(by_type[f"{kind}|mnemo"][metric])
             print(f"{kind:<28}{count:>5}" + "".join(cells))
 

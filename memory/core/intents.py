@@ -20,10 +20,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-RULE_MIN = 1.0
-RULE_MARGIN = 0.5
-PROTOTYPE_MIN = 0.32  # MiniLM cosine: below it a query is near no intent
-PROTOTYPE_MARGIN = 0.02
+RULE_MIN = 0.8
+RULE_MARGIN = 0.3
+PROTOTYPE_MIN = 0.2  # MiniLM cosine (nearest examples): below it a query is near no intent
+PROTOTYPE_MARGIN = 0.0  # the nearest must lead by more: a tie is no answer
 NAME = re.compile(r"^[a-z][a-z0-9_]{1,39}$")
 
 
@@ -81,6 +81,8 @@ DEFAULTS: tuple[IntentDef, ...] = (
         _rules(
             (r"^\s*(?:who|what|which|where)(?:'s|\s+(?:is|are|was|were|does|do))\b", 0.8),
             (r"\b(?:name|address|email|phone|number|id|version|size|price|capacity)\b", 0.4),
+            (r"\b(?:password|sku|title|called|named|contact|owner|author|wrote|location)\b", 0.6),
+            (r"\bwhat (?:version|kind|type|model|brand|size|colou?r)\b", 0.6),
             (r"\bhow (?:old|tall|big|many|much)\b", 0.8),
             (r"\b(?:what|which) (?:\w+ ){0,2}(?:does|do|did) \w+ (?:use|run|have|own)\b", 0.4),
         ),
@@ -93,6 +95,14 @@ DEFAULTS: tuple[IntentDef, ...] = (
             "what's the API rate limit",
             "how many people are on the data team",
             "Ana's phone number",
+            "the license key for the design tool",
+            "which vendor supplies our laptops",
+            "what is the staging database host",
+            "who owns the payments repository",
+            "address of the Lisbon office",
+            "what size is the production disk",
+            "name of the contractor who built the deck",
+            "what timezone is the Sydney team in",
         ),
         Profile(quotas={"ATOMIC": 0.8}),
     ),
@@ -105,6 +115,9 @@ DEFAULTS: tuple[IntentDef, ...] = (
             (r"\bhow long (?:ago|did|was|has|have|had|it took|since)\b", 2.0),
             (r"\bhow many (?:days|weeks|months|years|hours|minutes)\b", 1.5),
             (r"\b(?:before|after|since|until|prior to|earlier than|later than)\b", 0.6),
+            (r"\bwhat (?:did|was|were) \w+(?: \w+)? (?:use|using|have|say|decide)\w*\b", 0.5),
+            (r"\b(?:happened|took place|back in|on the \d{1,2}(?:st|nd|rd|th)|this past)\b", 0.8),
+            (r"\b(?:in|during|last) (?:the )?(?:spring|summer|autumn|fall|winter)\b", 0.8),
             (r"\b(?:first|last) time\b", 1.2),
             (r"\b(?:used to|previously|formerly|originally|back then|at the time|anymore)\b", 1.2),
             (rf"\b(?:in|on|during|since|by) {MONTHS}\b", 1.2),
@@ -122,6 +135,14 @@ DEFAULTS: tuple[IntentDef, ...] = (
             "how many days between the demo and the release",
             "where did I live before Berlin",
             "what was the price back then",
+            "when was the contract signed",
+            "what changed in the pricing since January",
+            "how long did the database migration take",
+            "what was our headcount last year",
+            "did the outage happen before or after the deploy",
+            "when did she start at the company",
+            "what did he say in the call two weeks ago",
+            "the week we switched providers",
         ),
         Profile(past=True, prefer_window=True, quotas={"ATOMIC": 0.8}),
         _rules(
@@ -136,7 +157,8 @@ DEFAULTS: tuple[IntentDef, ...] = (
         _rules(
             (r"\b(?:prefers?|preferred|preference|favou?rite|likes?|loves?|enjoys?)\b", 1.5),
             (r"\b(?:dislikes?|hates?|avoids?|can't stand|allerg\w*|intoleran\w*)\b", 1.5),
-            (r"\b(?:rather|taste|style|habit|usually|tend to|wants?|vegan|vegetarian)\b", 0.7),
+            (r"\b(?:rather|taste|style|habit|usually|tend to|wants?|vegan|vegetarian)\b", 0.9),
+            (r"\b(?:go-to|routine|or (?:\w+ ){0,2}(?:\w+ly|\w+s)\b\?*$)", 0.5),
             (r"\bhow (?:does|do) \w+ (?:like|want|take)\b", 1.2),
             (r"\b(?:tabs or spaces|dark mode|light mode|formatted|tone)\b", 0.8),
         ),
@@ -149,6 +171,14 @@ DEFAULTS: tuple[IntentDef, ...] = (
             "what tone should replies to this customer take",
             "favourite coffee order",
             "things Maya dislikes in code reviews",
+            "does Tom drink coffee or tea",
+            "what kind of music does my daughter listen to",
+            "seating preference on long flights",
+            "is the client fine with email or do they want calls",
+            "which editor theme do I use",
+            "foods the kids refuse to eat",
+            "how formal should emails to the board be",
+            "what does Lee order at the Thai place",
         ),
         Profile(quotas={"ATOMIC": 0.8}),
         _rules(
@@ -168,6 +198,12 @@ DEFAULTS: tuple[IntentDef, ...] = (
             ),
             (r"\b(?:set ?up|install|configure|deploy|rotate|migrate|restore|onboard)\b", 0.5),
             (r"\b(?:walk me through|remind me how|what's the process|process for)\b", 1.5),
+            (
+                r"\b(?:how does one|method for|script for|sequence to|teach me|recreate|"
+                r"from scratch)\b",
+                1.2,
+            ),
+            (r"\b(?:escalation|apply for|reimburse\w*)\b", 0.6),
         ),
         (
             "how do I deploy the API to staging",
@@ -178,6 +214,14 @@ DEFAULTS: tuple[IntentDef, ...] = (
             "how to onboard a new customer",
             "walk me through configuring SSO",
             "checklist before a release",
+            "the steps for resetting a user's two-factor",
+            "how can I export the monthly report",
+            "instructions to build the mobile app locally",
+            "setting up a new laptop for an engineer",
+            "how we restore the wiki from backup",
+            "process to request a new vendor",
+            "how should I bleed the radiators",
+            "the way to renew the SSL certificate",
         ),
         Profile(task_scope=True, quotas={"PATTERN": 0.6, "LINK": 0.5, "ATOMIC": 0.6}),
         _rules(
@@ -202,6 +246,18 @@ DEFAULTS: tuple[IntentDef, ...] = (
             (r"\b(?:related|connection|connected|link(?:ed)? between)\b", 0.8),
             (r"\bwho (?:\w+ ){1,4}(?:that|who|which) \w+", 0.8),
             (r"\b(?:the teams?|the people|the projects?) (?:that|who|which)\b", 1.0),
+            (r"\b(?:any of|which of|among|everyone|all of) (?:my|our|the|his|her|their)\b", 1.6),
+            (
+                r"\b(?:\w+'s|my|our|his|her) (?:\w+ )?(?:best )?(?:friend|wife|husband|manager|"
+                r"boss|team|colleague|sister|brother|mother|father)\b.{0,40}\b(?:like|use|live|know)",
+                1.6,
+            ),
+            (
+                r"\b(?:given (?:her|his|their)|same \w+ as|"
+                r"who (?:had|has|owns|wrote) .{0,30} and)\b",
+                1.2,
+            ),
+            (r"\b(?:services|repos|teams|customers|people) (?:owning|using|that|who|which)\b", 1.2),
         ),
         (
             "which city does the manager of the Falcon project live in",
@@ -212,6 +268,14 @@ DEFAULTS: tuple[IntentDef, ...] = (
             "who reviews the code of the person who wrote the parser",
             "which client of our biggest account is in Spain",
             "how is the billing service related to the ledger",
+            "which of our customers use both products",
+            "the manager of the team that owns search, where is she based",
+            "do any of Maya's reports speak German",
+            "what connects the outage to the vendor change",
+            "which projects does the person who hired Tom lead",
+            "the phone number of the author of the design doc",
+            "is the Berlin client on the same contract as the Paris one",
+            "which hotels near the venue take our corporate rate",
         ),
         Profile(quotas={"ATOMIC": 0.7, "LINK": 0.6}),
     ),
@@ -228,6 +292,12 @@ DEFAULTS: tuple[IntentDef, ...] = (
             (r"\b(?:oom|segfault|5\d\d|4\d\d|econn\w+|null pointer|deadlock|leak\w*)\b", 1.2),
             (r"\bwhy (?:did|does|is|was) \w+ (?:\w+ ){0,3}(?:not|n't|fail|stop|slow)", 1.2),
             (r"\bnot working\b|\bwon't (?:start|load|build|connect)\b", 1.5),
+            (
+                r"\b(?:stopped working|keeps \w+ing|expired|garbage|glitch\w*|drops?|dropping)\b",
+                1.5,
+            ),
+            (r"\bwhy (?:does|do|is|isn't|doesn't|are|aren't|did|didn't)\b", 0.8),
+            (r"\b(?:slower|a day off|off by|wrong (?:value|date|total)s?|stuck|hangs?)\b", 1.0),
         ),
         (
             "why did the build fail yesterday",
@@ -238,6 +308,14 @@ DEFAULTS: tuple[IntentDef, ...] = (
             "root cause of last week's outage",
             "deploy keeps timing out",
             "stack trace from the parser crash",
+            "the sync job keeps failing at midnight",
+            "what caused the spike in 502s",
+            "why is the dashboard blank",
+            "memory leak in the image worker",
+            "users can't log in with SSO",
+            "what was the workaround for the flaky upload",
+            "the washing machine shows error E21",
+            "payments are double charged sometimes",
         ),
         Profile(task_scope=True, quotas={"ATOMIC": 0.7, "PATTERN": 0.5}),
         _rules(
@@ -249,7 +327,16 @@ DEFAULTS: tuple[IntentDef, ...] = (
         "planning",
         "What to do next: goals, plans, priorities, deadlines, schedules, decisions to make.",
         _rules(
-            (r"\b(?:plan(?:s|ned|ning)?|roadmap|priorit\w*|goal|objective|milestone)\b", 1.2),
+            (
+                r"\b(?:the plan|plan (?:for|to|out)|planned|planning|roadmap|priorit\w*|goals?|"
+                r"objectives?|milestones?|itinerary)\b",
+                1.2,
+            ),
+            (
+                r"\b(?:help me (?:decide|choose|pick)|decide between|what's next|next spring|"
+                r"next year|this weekend)\b",
+                1.2,
+            ),
             (r"\b(?:deadline|due|schedule\w*|agenda|calendar|upcoming|next (?:week|month))\b", 1.2),
             (r"\bwhat should (?:i|we) (?:do|work on|tackle|focus on)\b", 2.0),
             (r"\b(?:next steps?|to-?do|todo|backlog|should we|shall we|going to|will we)\b", 1.0),
@@ -264,6 +351,14 @@ DEFAULTS: tuple[IntentDef, ...] = (
             "goals for Q3",
             "what's on my calendar tomorrow",
             "should we migrate before or after the audit",
+            "what do we need to get done before the launch",
+            "plan the next sprint",
+            "which features go into the next release",
+            "what are my tasks for tomorrow",
+            "deadline for the grant application",
+            "should I refinance this year",
+            "agenda for Monday's offsite",
+            "what is the target date for the beta",
         ),
         Profile(task_scope=True, quotas={"ATOMIC": 0.7, "PATTERN": 0.5}),
         _rules(
@@ -284,6 +379,15 @@ DEFAULTS: tuple[IntentDef, ...] = (
             (r"\b(?:last|latest|previous) step\b|\bsteps? (?:did|has|have)\b", 1.5),
             (r"\b(?:task|ticket|job|migration|import|refactor|rollout)\s*#?\d*\b", 0.5),
             (r"\b(?:done|finished|completed|in progress|blocked|pending)\b", 0.7),
+            (
+                r"\b(?:how far along|coming along|percent complete|how much (?:is )?left|eta on)\b",
+                1.6,
+            ),
+            (
+                r"\b(?:has|have|did) \w+ "
+                r"(?:sent|replied|signed|returned|shipped|merged|approved)\b",
+                1.2,
+            ),
         ),
         (
             "where did we leave off on the migration",
@@ -294,6 +398,14 @@ DEFAULTS: tuple[IntentDef, ...] = (
             "is the rollout blocked",
             "progress on the onboarding tickets",
             "which steps of the upgrade are still pending",
+            "how far is the agent with the data cleanup",
+            "has the deploy task finished",
+            "what happened on the last run of the import task",
+            "is the report ready yet",
+            "what remains to do on the refactor",
+            "current state of the vendor onboarding",
+            "did the backfill complete",
+            "latest update on the migration ticket",
         ),
         Profile(task_scope=True, quotas={"ATOMIC": 0.8}),
     ),
@@ -358,14 +470,7 @@ def by_rules(query: str, intents: Sequence[IntentDef]) -> Routed:
     return Routed("", "none", 0.0, tuple(scores))
 
 
-def mean_vector(vectors: Sequence[Sequence[float]]) -> tuple[float, ...]:
-    """The normalised mean of ``vectors`` (an intent's prototype from its examples)."""
-    if not vectors:
-        return ()
-    size = len(vectors[0])
-    total = [sum(v[i] for v in vectors) for i in range(size)]
-    norm = math.sqrt(sum(x * x for x in total)) or 1.0
-    return tuple(x / norm for x in total)
+NEAREST = 3  # an intent's closeness: the mean of its nearest examples' cosines
 
 
 def _cos(a: Sequence[float], b: Sequence[float]) -> float:
@@ -375,16 +480,21 @@ def _cos(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / (na * nb) if na and nb else 0.0
 
 
-def by_prototypes(vector: Sequence[float], prototypes: Mapping[str, Sequence[float]]) -> Routed:
-    """The intent whose prototype is nearest ``vector``, if near enough and clear of the next."""
-    scores = sorted(
-        ((name, round(_cos(vector, proto), 4)) for name, proto in prototypes.items() if proto),
-        key=lambda p: (-p[1], p[0]),
-    )
+def by_prototypes(
+    vector: Sequence[float], examples: Mapping[str, Sequence[Sequence[float]]]
+) -> Routed:
+    """The intent whose examples are nearest ``vector`` (the mean cosine of its NEAREST
+    closest), if near enough and clear of the next."""
+    scores = []
+    for name, vectors in examples.items():
+        if vectors:
+            near = sorted((_cos(vector, v) for v in vectors), reverse=True)[:NEAREST]
+            scores.append((name, round(sum(near) / len(near), 4)))
+    scores.sort(key=lambda p: (-p[1], p[0]))
     if scores:
         best, cos = scores[0]
         runner = scores[1][1] if len(scores) > 1 else 0.0
-        if cos >= PROTOTYPE_MIN and cos - runner >= PROTOTYPE_MARGIN:
+        if cos >= PROTOTYPE_MIN and cos - runner > PROTOTYPE_MARGIN:
             return Routed(best, "prototype", round(min(1.0, cos), 3), tuple(scores[:4]))
     return Routed("", "none", 0.0, tuple(scores[:4]))
 

@@ -3,7 +3,6 @@
 import django.contrib.postgres.fields
 import django.db.models.deletion
 import django.utils.timezone
-import pgvector.django.vector
 from django.db import migrations, models
 
 from tenants import rls
@@ -248,11 +247,6 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("enabled", models.BooleanField(default=True)),
-                (
-                    "prototype",
-                    pgvector.django.vector.VectorField(blank=True, dimensions=384, null=True),
-                ),
-                ("prototype_model", models.CharField(blank=True, max_length=80)),
                 ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
                 ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
                 (

@@ -13,9 +13,6 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
-from pgvector.django import VectorField
-
-from memory.models.graph import EMBEDDING_DIMENSIONS
 
 
 class Task(models.Model):
@@ -141,7 +138,8 @@ class StepLink(models.Model):
 
 class Intent(models.Model):
     """A tenant's intent: a new one, or a default's description, keywords and examples
-    changed; ``enabled`` false leaves a default out of routing."""
+    changed; ``enabled`` false leaves a default out of routing. Its examples' embeddings are
+    computed when routing needs them (``memory.services.intents``), not stored."""
 
     tenant = models.ForeignKey(
         "tenants.Tenant", on_delete=models.PROTECT, related_name="+", db_index=False
@@ -151,8 +149,6 @@ class Intent(models.Model):
     keywords = ArrayField(models.CharField(max_length=80), default=list, blank=True)
     examples = ArrayField(models.CharField(max_length=300), default=list, blank=True)
     enabled = models.BooleanField(default=True)
-    prototype = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True)
-    prototype_model = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 

@@ -2,18 +2,22 @@
 the network's most recent open task when the query's intent is about work in progress), its
 steps' engrams (candidates even when no channel found them: structural neighbours), each
 step's distance on the task's DAG from the latest step, and the entities and identifiers the
-latest steps name."""
+latest steps name. The task's step the query is most relevant to joins the latest ones as
+the chain the query is about (``Focus.anchored``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from base.errors import ValidationFailed
-from memory.core.tasks import Dag, distances, marks
+from memory.core.tasks import Dag, ancestry, distances, marks
 from memory.models import Network, Step, StepLink, Task
 
 ACTIVE_STEPS = 3  # the latest steps whose chain is "the work at hand"
 FOCUS_STEPS = 60  # a long task's most recent steps considered
+
+
+UNREACHED = 4  # hops counted for a step of the task the DAG does not connect
 
 
 @dataclass
@@ -22,10 +26,25 @@ class Focus:
     engrams: dict[int, int] = field(default_factory=dict)  # engram -> step
     hops: dict[int, int] = field(default_factory=dict)  # step -> hops from the active chain
     marks: frozenset[str] = frozenset()
+    active: tuple[int, ...] = ()  # the latest steps
+    dag: Dag = field(default_factory=Dag)
 
     def hops_of(self, engram_id: int) -> int | None:
         step = self.engrams.get(engram_id)
         return self.hops.get(step) if step is not None else None
+
+    def anchored(self, engram_id: int) -> Focus:
+        """The focus with the step remembered as ``engram_id`` (the one the query is most
+        about) at the centre too: the steps that led to it (its causes and parents, walked
+        back) are as near as their hops; what came of it is not (that is its future)."""
+        step = self.engrams.get(engram_id)
+        if step is None:
+            return self
+        hops = dict(self.hops)
+        hops[step] = 0
+        for node, far, _, _ in ancestry(self.dag, step):
+            hops[node] = min(hops.get(node, UNREACHED), far)
+        return replace(self, hops=hops, active=(*self.active, step))
 
 
 def focus_for(*, network: Network, task: str | None, scoped: bool) -> Focus | None:
@@ -61,7 +80,7 @@ def focus_for(*, network: Network, task: str | None, scoped: bool) -> Focus | No
     active = steps[:ACTIVE_STEPS]
     hops = distances(dag.neighbours(), [s.pk for s in active])
     for s in steps:  # a step the DAG does not reach is still part of the task
-        hops.setdefault(s.pk, 4)
+        hops.setdefault(s.pk, UNREACHED)
     named: set[str] = set()
     for s in active:
         named |= marks(f"{s.action} {s.observation}", s.entities)
@@ -70,4 +89,6 @@ def focus_for(*, network: Network, task: str | None, scoped: bool) -> Focus | No
         engrams={s.engram_id: s.pk for s in steps if s.engram_id},
         hops=hops,
         marks=frozenset(named),
+        active=tuple(s.pk for s in active),
+        dag=dag,
     )

@@ -1,6 +1,6 @@
 """Intent routing for a workspace: its vocabulary (the shipped intents with its own ``Intent``
-rows), their prototypes (the mean embedding of each intent's examples, computed once per
-process and model), and ``route`` — forced, else rules, else prototypes (``memory.core.intents``
+rows), their prototypes (each intent's examples embedded, once per process and model), and
+``route`` — forced, else rules, else prototypes, else the default (``memory.core.intents``
 decides; this module only fetches what it needs)."""
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from memory.core.intents import (
     by_prototypes,
     by_rules,
     keyword_rules,
-    mean_vector,
     vocabulary,
 )
 from memory.embeddings import embed_query, embedder
@@ -26,7 +25,7 @@ VOCABULARY_TTL = 60.0  # seconds a workspace's own intents are cached in this pr
 
 _lock = threading.Lock()
 _vocabularies: dict[int, tuple[float, list[IntentDef]]] = {}
-_prototypes: dict[tuple[str, str, tuple[str, ...]], tuple[float, ...]] = {}
+_prototypes: dict[tuple[str, str, tuple[str, ...]], tuple[tuple[float, ...], ...]] = {}
 
 
 def vocabulary_of(tenant_id: int) -> list[IntentDef]:
@@ -53,13 +52,13 @@ def forget_vocabulary(tenant_id: int) -> None:
         _vocabularies.pop(tenant_id, None)
 
 
-def prototypes_of(intents: Sequence[IntentDef]) -> dict[str, tuple[float, ...]]:
-    """Each intent's prototype (empty when no embedder answers)."""
+def prototypes_of(intents: Sequence[IntentDef]) -> dict[str, tuple[tuple[float, ...], ...]]:
+    """Each intent's prototypes: its examples' embeddings (empty when no embedder answers)."""
     try:
         model = embedder().model_id
     except Exception:
         return {}
-    out: dict[str, tuple[float, ...]] = {}
+    out: dict[str, tuple[tuple[float, ...], ...]] = {}
     for intent in intents:
         if not intent.examples:
             continue
@@ -68,10 +67,9 @@ def prototypes_of(intents: Sequence[IntentDef]) -> dict[str, tuple[float, ...]]:
             known = _prototypes.get(key)
         if known is None:
             try:
-                vectors = [embed_query(example, 0) for example in intent.examples]
+                known = tuple(embed_query(example, 0) for example in intent.examples)
             except Exception:
                 return out
-            known = mean_vector(vectors)
             with _lock:
                 _prototypes[key] = known
         out[intent.name] = known

@@ -745,7 +745,7 @@ def _run(
         for engram, candidate in candidates:
             candidate.in_window = window.holds(engram.happened_at)
     scored = [score(c, mode=options.mode, now=now) for _, c in candidates]
-    coherent = _coherence(candidates, focus, mind.intent, query)
+    coherent = _coherence(candidates, scored, focus, mind.intent, query)
     twins = _twins(network, scored, options.k, coherent)
     places: dict[int, Placed] = {}
     mind.selection = options.selection
@@ -1019,11 +1019,22 @@ def _twins(
 
 
 def _coherence(
-    candidates: list[tuple[_Row, Candidate]], focus: Focus | None, intent: str, query: str | None
+    candidates: list[tuple[_Row, Candidate]],
+    scored: list[Scored],
+    focus: Focus | None,
+    intent: str,
+    query: str | None,
 ) -> dict[int, float]:
     """Each candidate's coherence with the work at hand (``memory.core.ranking.coherence``):
-    its step's distance on the focus task's DAG, the query's intent among its own, and the
-    share of the focus's (else the query's) entities and identifiers it names."""
+    its step's distance on the focus task's DAG (from the latest steps and the task's step
+    the query is most relevant to), the query's intent among its own, and the share of the
+    focus's (else the query's) entities and identifiers it names."""
+    if focus is not None:
+        steps = [s for s in scored if s.candidate.id in focus.engrams and s.score > 0]
+        if steps:
+            focus = focus.anchored(
+                max(steps, key=lambda s: (s.score, -s.candidate.id)).candidate.id
+            )
     named = focus.marks if focus else frozenset(marks(query or ""))
     wanted = frozenset(content_lemmas(" ".join(sorted(named)))) if named else frozenset()
     out: dict[int, float] = {}
