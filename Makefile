@@ -29,6 +29,8 @@ help:
 	@echo "make bench-memorybank  MemoryBank retrieval against labelled gold evidence"
 	@echo "make bench-firewall  memory firewall precision/recall per family on labelled sets"
 	@echo "make bench-knowledge  fact extraction precision/recall on a labelled sample, throughput"
+	@echo "make bench-intents  intent routing accuracy per intent on a labelled query set"
+	@echo "make bench-tasks  Pareto vs score-sum selection: causal ancestors in the context"
 	@echo "make firewall-model  train the learned injection detector again (writes its weights)"
 	@echo "make bench-dashboard  memory browser, graph, playground at 100k engrams"
 	@echo "make bench-fingerprint  a digest of recall's answers (compare two commits)"
@@ -83,6 +85,14 @@ bench-firewall: install
 bench-knowledge: install
 	$(PY) bench/knowledge.py $(KNOWLEDGE_ARGS)
 	$(PY) -m config.embedded --profile bench -- $(PY) bench/knowledge_recall.py $(KNOWLEDGE_RECALL_ARGS)
+
+# Intent routing accuracy per intent on bench/data/intent_queries.jsonl (see bench/intents.py).
+bench-intents: install
+	$(PY) -m config.embedded --profile bench -- $(PY) bench/intents.py
+
+# Pareto vs sum vs score selection on agent trajectories with known causal ancestry.
+bench-tasks: install
+	$(PY) -m config.embedded --profile bench -- $(PY) bench/tasks.py $(TASKS_ARGS)
 
 # The same on MemoryBank, against gold evidence labelled in bench/data (see bench/memorybank.py).
 bench-memorybank: install

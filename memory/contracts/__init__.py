@@ -527,6 +527,14 @@ class ObjectiveOut(Output):
     chosen: bool
 
 
+class OpenTaskOut(Output):
+    id: int
+    key: str
+    goal: str
+    steps: int
+    last: list[str] = Field(description="its latest steps, as remembered")
+
+
 class IntentOut(Output):
     name: str = Field(description='the query\'s intent ("" for none)')
     via: Literal["forced", "rules", "prototype", "llm", "none"]
@@ -609,6 +617,9 @@ class MindOut(Output):
     objectives: list[ObjectiveOut] = Field(
         default_factory=list,
         description="with objectives=true: every candidate sorted into fronts",
+    )
+    open_tasks: list[OpenTaskOut] = Field(
+        default_factory=list, description="prime: the open tasks and their latest steps"
     )
 
 
@@ -718,6 +729,10 @@ def present_mind(mind: Mind) -> MindOut:
                 chosen=o.chosen,
             )
             for o in mind.objectives
+        ],
+        open_tasks=[
+            OpenTaskOut(id=t.id, key=t.key, goal=t.goal, steps=t.steps, last=list(t.last))
+            for t in mind.open_tasks
         ],
     )
 

@@ -82,6 +82,17 @@ class KnownSkill:
 
 
 @dataclass(frozen=True)
+class OpenTask:
+    """An open task at session start: where the work stands."""
+
+    id: int
+    key: str
+    goal: str
+    steps: int
+    last: tuple[str, ...] = ()  # its latest steps, as remembered
+
+
+@dataclass(frozen=True)
 class Objective:
     """One candidate on the three objectives, for the playground's picture."""
 
@@ -117,3 +128,4 @@ class Mind:
     selection: str = "pareto"  # pareto | sum | score
     task: str = ""  # the task the recall was scoped to (its key)
     objectives: list[Objective] = field(default_factory=list)  # the sorted candidates
+    open_tasks: list[OpenTask] = field(default_factory=list)  # prime: work in progress

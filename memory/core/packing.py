@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.core.mind import KnownFact, KnownSkill
+from memory.core.mind import KnownFact, KnownSkill, OpenTask
 from memory.core.text import estimate_tokens
 
 
@@ -123,6 +123,7 @@ def fact_lines(facts: Sequence[KnownFact]) -> list[str]:
 
 
 SKILL_SHARE = 0.35  # of the budget, at most, for skills
+NOTE_SHARE = 0.3  # of the budget, at most, for notes (open tasks at session start)
 SKILLS_PACKED = 2  # the most a context shows: the best procedures, not a manual
 PLACEHOLDERS_SHOWN = 3
 
@@ -143,6 +144,13 @@ def skill_text(skill: KnownSkill) -> str:
     return ": ".join(parts[:2]) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "")
 
 
+def task_line(task: OpenTask) -> str:
+    """An open task as a context line: its key, goal, size and latest steps (defanged)."""
+    head = f"- [open task {defang(task.key)}, {task.steps} steps] {defang(task.goal or task.key)}"
+    last = "; ".join(defang(step) for step in task.last)
+    return head + (f" — last: {last}" if last else "")
+
+
 def skill_lines(skills: Sequence[KnownSkill]) -> list[str]:
     return [f"- [skill #{s.id}] {defang(skill_text(s))}" for s in skills]
 
@@ -154,6 +162,7 @@ def pack(
     skills: Sequence[KnownSkill] = (),
     *,
     in_order: bool = False,
+    notes: Sequence[str] = (),
 ) -> Packed:
     """Memories in rank order while they fit (a long relevant memory is not traded for several
     short weak ones), skipping those that do not fit and those under the relevance floor. Then
@@ -161,17 +170,24 @@ def pack(
     adds nothing), within FACT_SHARE of the budget, and the best skills (SKILLS_PACKED) within
     SKILL_SHARE, the weakest memories making room; facts render first, grouped by subject,
     then skills, then the memories in rank order. ``in_order``: the memories' rank is the
-    order given (a Pareto pick), not their scores. The reported count is of the rendered text,
-    and never exceeds ``budget``."""
-    if budget <= 0 or not (items or facts or skills):
+    order given (a Pareto pick), not their scores. ``notes`` (open tasks, at session start)
+    lead, within NOTE_SHARE of the budget, defanged by the caller. The reported count is of
+    the rendered text, and never exceeds ``budget``."""
+    if budget <= 0 or not (items or facts or skills or notes):
         return Packed("", 0, ())
     scores = [i.score for i in items] + [f.score for f in facts] + [s.score for s in skills]
-    top = max(scores)
+    top = max(scores, default=0.0)
     floor = max(FLOOR, FLOOR_SHARE * top)
     header_tokens = estimate_tokens(HEADER) + 1 + FENCE_TOKENS
     lines = {item.id: line_for(item) for item in items}
     costs = {item.id: estimate_tokens(lines[item.id]) + 1 for item in items}
-    remaining = budget - header_tokens
+    kept_notes: list[str] = []
+    for note in notes:
+        if estimate_tokens("\n".join([*kept_notes, note])) + 1 <= budget * NOTE_SHARE:
+            kept_notes.append(note)
+    remaining = (
+        budget - header_tokens - (estimate_tokens("\n".join(kept_notes)) + 1 if kept_notes else 0)
+    )
     ordered: list[Packable] = []
     for item in items if in_order else sorted(items, key=lambda i: (-i.score, i.id)):
         if (item.score >= floor or item.keep) and costs[item.id] <= remaining:
@@ -201,12 +217,13 @@ def pack(
             skills_cost += cost
     while ordered and remaining < facts_cost + skills_cost:  # the weakest memories make room
         remaining += costs[ordered.pop().id]
-    if not ordered and not chosen_facts and not chosen_skills:
+    if not ordered and not chosen_facts and not chosen_skills and not kept_notes:
         return Packed("", 0, ())
 
     def rendered() -> str:
         body = (
-            fact_lines(chosen_facts)
+            kept_notes
+            + fact_lines(chosen_facts)
             + skill_lines(chosen_skills)
             + [lines[item.id] for item in ordered]
         )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -39,10 +39,11 @@ from memory.core.mind import (
     KnownSkill,
     Mind,
     Objective,
+    OpenTask,
     RankedEngram,
     Why,
 )
-from memory.core.packing import Packable, pack
+from memory.core.packing import Packable, pack, task_line
 from memory.core.ranking import (
     COHERENT,
     DUPLICATE_COSINE,
@@ -59,12 +60,13 @@ from memory.core.ranking import (
     select_sum,
 )
 from memory.core.skills import PLACEHOLDER, reliability
-from memory.core.tasks import marks
+from memory.core.tasks import marks, step_text
 from memory.core.text import content_lemmas, is_stop_word, lemma
 from memory.core.when import window_in
 from memory.embeddings import query_vector_soon
 from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
 from memory.selectors import known_networks, network_find, unknown_network
+from memory.selectors.work import open_tasks
 from memory.services import access
 from memory.services.focus import Focus, focus_for
 from memory.services.intents import known_names, route, vocabulary_of
@@ -246,8 +248,9 @@ def network_prime(
     record: bool = True,
     missing_ok: bool = False,
 ) -> Mind:
-    """The session-start warm-up: hub cues (degree × base-level activation), their strongest
-    memories within a small budget. The activation carries into this actor's next recall."""
+    """The session-start warm-up: the open tasks and their latest steps, hub cues (degree ×
+    base-level activation), their strongest memories, within a small budget. The activation
+    carries into this actor's next recall."""
     started = time.perf_counter()
     mind = Mind(network=network_key, query=None, mode="balanced")
     network = _network(tenant, network_key, missing_ok, mind)
@@ -257,7 +260,18 @@ def network_prime(
     now = timezone.now()
     options = RecallOptions(k=6, token_budget=token_budget, now=now, selection="score")
     hubs = _hub_seeds(network, now)
-    _run(network, mind, hubs, None, options, now, _no_vector)
+    mind.open_tasks = [
+        OpenTask(
+            task.pk,
+            task.key,
+            task.goal,
+            task.step_count,
+            tuple(step_text(s.action, s.observation, s.outcome)[:200] for s in last),
+        )
+        for task, last in open_tasks(network=network)
+    ]
+    notes = [task_line(t) for t in mind.open_tasks]
+    _run(network, mind, hubs, None, options, now, _no_vector, notes=notes)
     if record:
         _store_prime(network, actor, {cue_id: energy for cue_id, (_, energy, _) in hubs.items()})
     _say_if_empty(tenant, network, mind)
@@ -697,6 +711,7 @@ def _run(
     query_vector: Callable[[], str | None],
     focus: Focus | None = None,
     profile: Profile | None = None,
+    notes: Sequence[str] = (),
 ) -> None:
     mode = MODES.get(options.mode, MODES["balanced"])
     profile = profile or Profile()
@@ -808,6 +823,7 @@ def _run(
         mind.facts,
         mind.skills,
         in_order=options.selection != "score",
+        notes=notes,
     )
     mind.context, mind.context_tokens, mind.context_ids = packed.text, packed.tokens, packed.ids
     mind.context_fact_ids = packed.fact_ids

@@ -235,3 +235,20 @@ def test_recall_scoped_to_a_task_brings_its_causal_chain_by_pareto_fronts(cast: 
     assert forced.status_code == 400 and "intent" in forced.json()["error"]["fields"]
     unknown = api.post("/api/v1/recall", {**ask, "task": "nope"}, format="json")
     assert unknown.status_code == 400 and "task" in unknown.json()["error"]["fields"]
+
+
+@pytest.mark.django_db
+def test_prime_brings_the_open_tasks_and_their_latest_steps(cast: Cast) -> None:
+    api = client(cast)
+    task = open_task(api)
+    for body in FIX[:3]:
+        step(api, task, body)
+    primed = api.post("/api/v1/prime", {"network": "ops"}, format="json").json()
+    assert [t["key"] for t in primed["open_tasks"]] == ["fix-billing"]
+    assert primed["open_tasks"][0]["steps"] == 3 and len(primed["open_tasks"][0]["last"]) == 2
+    assert "open task fix-billing" in primed["context"]
+    assert "money_utils" in primed["context"]  # the latest step, as remembered
+    assert primed["context_tokens"] <= 600
+    api.patch(f"/api/v1/tasks/{task}", {"outcome": "success"}, format="json")
+    after = api.post("/api/v1/prime", {"network": "ops"}, format="json").json()
+    assert after["open_tasks"] == [] and "open task" not in after["context"]

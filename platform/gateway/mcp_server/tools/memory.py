@@ -39,7 +39,7 @@ from memory.contracts import (
     present_mind,
 )
 from memory.core import packing
-from memory.core.mind import KnownFact, KnownSkill
+from memory.core.mind import KnownFact, KnownSkill, OpenTask
 from memory.core.packing import defang
 from memory.services.engrams import engram_remove
 from memory.services.recall import RecallOptions, network_prime, network_recall
@@ -80,13 +80,15 @@ def render_mind(mind: MindOut, *, title: str) -> str:
         for k in mind.skills
         if k.in_context
     ]
-    if not shown and not known and not skills:
+    tasks = [OpenTask(t.id, t.key, t.goal, t.steps, tuple(t.last)) for t in mind.open_tasks]
+    if not shown and not known and not skills and not tasks:
         head = f"{title}: nothing found in network `{mind.network}`."
         return head + (f"\n{mind.notice}" if mind.notice else "")
     lines = [
         f"{title}: {len(shown)} memories"
         + (f" and {len(known)} facts they stated" if known else "")
         + (f", {len(skills)} skills" if skills else "")
+        + (f", {len(tasks)} open tasks" if tasks else "")
         + f" from network `{mind.network}` "
         f"({mind.context_tokens} tokens), {len(mind.cues)} concepts activated, "
         f"{mind.took_ms:.0f} ms."
@@ -97,7 +99,8 @@ def render_mind(mind: MindOut, *, title: str) -> str:
         )
         + (f" Task: `{mind.task}`." if mind.task else "")
     ]
-    items = packing.fact_lines(known) + packing.skill_lines(skills)
+    items = [packing.task_line(t) for t in tasks]
+    items += packing.fact_lines(known) + packing.skill_lines(skills)
     for rank, engram in enumerate(shown, 1):
         why = "+".join(engram.why.channels) or "task"
         if engram.why.front is not None:
