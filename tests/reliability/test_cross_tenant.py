@@ -120,6 +120,15 @@ REST_OBJECTS: list[tuple[str, str, Body]] = [
     ("GET", "/api/v1/skills/{skill}", None),
     ("GET", "/api/v1/skills?network={net}&status=any", None),
     ("POST", "/api/v1/skills/{skill}/outcome", {"outcome": "failure", "task": "b"}),
+    ("GET", "/api/v1/tasks/{task}", None),
+    ("PATCH", "/api/v1/tasks/{task}", {"outcome": "failure"}),
+    ("POST", "/api/v1/tasks/{task}/steps", {"action": "peek at the vault"}),
+    ("GET", "/api/v1/tasks?network={net}&state=any", None),
+    ("GET", "/api/v1/trace/step/{step}", None),
+    ("GET", "/api/v1/trace/engram/{engram}", None),
+    ("GET", "/api/v1/trace/fact/{fact}", None),
+    ("GET", "/api/v1/trace/skill/{skill}", None),
+    ("GET", "/api/v1/trace/episode/{episode}", None),
 ]
 # B's own lists and searches, given A's cursors and ids as filters: B's rows or nothing.
 REST_OWN: list[tuple[str, str, Body]] = [
@@ -156,6 +165,9 @@ REST_OWN: list[tuple[str, str, Body]] = [
     ("GET", "/api/v1/skills?q=vault", None),
     ("POST", "/api/v1/guide", {"network": "default", "task": "where does Olga work"}),
     ("POST", "/api/v1/recall", {"network": "default", "query": "Olga work vault"}),
+    ("GET", "/api/v1/tasks?state=any", None),
+    ("POST", "/api/v1/tasks", {"network": "default", "key": "{taskkey}"}),
+    ("POST", "/api/v1/recall", {"network": "default", "query": "vault", "intent": "status"}),
 ]
 TENANT_HEADERS = ("X-Tenant", "X-Tenant-Slug", "X-Tenant-Id", "X-Workspace")
 
@@ -503,6 +515,14 @@ def build_tenant_a(url: str, canary: str, tag: str) -> TenantA:
         ingested = ok(api.post("/api/v1/episodes", json=episodes), 202)
         xjob = ingested["job"]["id"]
         job_run(tenant_id=tenant.pk, job_id=xjob)
+        work = {"network": networks[0], "key": f"vault-work-{tag}", "goal": f"Guard {canary}"}
+        task_id = ok(api.post("/api/v1/tasks", json=work), 201)["id"]
+        first = {"step": "s1", "action": f"read vault_{tag}.cfg", "observation": canary}
+        step_ids = [ok(api.post(f"/api/v1/tasks/{task_id}/steps", json=first), 201)["step"]["id"]]
+        second = {"action": f"open vault_{tag}.cfg with {canary}", "caused_by": ["s1"]}
+        step_ids.append(
+            ok(api.post(f"/api/v1/tasks/{task_id}/steps", json=second), 201)["step"]["id"]
+        )
         facts = [f["id"] for f in ok(api.get("/api/v1/facts?status=any"))["facts"]]
         entities = [e["id"] for e in ok(api.get("/api/v1/entities"))["entities"]]
         skills = [k["id"] for k in ok(api.get("/api/v1/skills"))["skills"]]
@@ -533,6 +553,9 @@ def build_tenant_a(url: str, canary: str, tag: str) -> TenantA:
         "entity": entities[:2],
         "skill": skills[:1],
         "episode": [e["id"] for e in ingested["episodes"]][:2],
+        "task": [task_id],
+        "step": step_ids,
+        "taskkey": [work["key"]],
     }
     return TenantA(
         tenant=tenant,
@@ -648,6 +671,13 @@ def mcp_tool_attempts(a: TenantA, tools: list[Tool]) -> list[Attempt]:
                 # remembering under a key of A's makes B a network of its own by that name
                 refuse = only_a and not (note and param == "network")
                 attempts.append(Attempt("call", tool.name, {**note, param: value}, refuse))
+        if "task" in params and "action" in params:  # record_step into a task named as A's
+            body = {"task": a.ids["taskkey"][0], "action": "peek", "network": "default"}
+            attempts.append(Attempt("call", tool.name, body, must_refuse=False))
+        if "kind" in params and "id" in params:  # trace: each of A's units
+            for kind in ("step", "engram", "fact", "skill", "episode"):
+                for unit in a.ids[kind][:1]:
+                    attempts.append(Attempt("call", tool.name, {"kind": kind, "id": int(unit)}))
         if not targets:
             attempts.append(Attempt("call", tool.name, note, must_refuse=False))
         if "source" in params:
