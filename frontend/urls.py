@@ -17,6 +17,7 @@ from frontend.views import (
     moderation,
     roles,
     staff,
+    work,
     workspace,
 )
 
@@ -72,6 +73,10 @@ workspace_patterns: list[URLPattern | URLResolver] = [
     ),
     path("memory/", memory.memory_home, name="memory_home"),
     path("memory/<str:network>/", include(network_patterns)),
+    path("tasks/", work.tasks_home, name="tasks"),
+    path("tasks/<int:task_id>/", work.task_detail, name="task_detail"),
+    path("tasks/steps/<int:step_id>/", work.step_detail, name="step_detail"),
+    path("trace/<str:kind>/<int:unit_id>/", work.trace_view, name="trace"),
     path("knowledge/", knowledge.knowledge_home, name="knowledge"),
     path("knowledge/jobs/<int:job_id>/", knowledge.knowledge_job, name="knowledge_job"),
     path("knowledge/facts/<int:fact_id>/", knowledge.fact_detail, name="fact_detail"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from base.errors import ValidationFailed
+from base.errors import NotFound
 from memory.core.tasks import Dag, ancestry, distances, marks
 from memory.models import Network, Step, StepLink, Task
 
@@ -48,13 +48,16 @@ class Focus:
 
 
 def focus_for(*, network: Network, task: str | None, scoped: bool) -> Focus | None:
-    """The focus for a recall: ``task`` by key (an unknown one is refused, naming the field),
+    """The focus for a recall: ``task`` by key (an unknown one is a NotFound naming the field),
     else, if ``scoped``, the network's most recently worked open task, else none."""
     found: Task | None
     if task:
         found = Task.objects.filter(tenant_id=network.tenant_id, network=network, key=task).first()
         if found is None:
-            raise ValidationFailed.field("task", f"no task {task!r} in network {network.key!r}")
+            raise NotFound(
+                f"task: no task {task!r} in network {network.key!r}",
+                fields={"task": "unknown task"},
+            )
     elif scoped:
         found = (
             Task.objects.filter(tenant_id=network.tenant_id, network=network, state="open")

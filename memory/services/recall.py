@@ -26,7 +26,7 @@ from django.db import connection
 from django.utils import timezone
 
 from audit.actors import Actor
-from base.errors import ValidationFailed
+from base.errors import NotFound
 from base.redis_client import guarded
 from memory.contracts import RecallIn
 from memory.core.activation import MODES, OutEdges, path_to, spread
@@ -175,8 +175,9 @@ def _forced(tenant: Tenant, intent: str | None) -> str | None:
     known = known_names(tenant.pk)
     name = intent.strip().lower().replace("-", "_").replace(" ", "_")
     if name not in known:
-        raise ValidationFailed.field(
-            "intent", f"unknown intent {intent!r}; this workspace knows {', '.join(known)}"
+        raise NotFound(
+            f"intent: no intent {intent!r} in this workspace; it knows {', '.join(known)}",
+            fields={"intent": "unknown intent"},
         )
     return name
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from audit.actors import Actor
 from audit.services import audit_record
 from base.db import atomic_with_retry
-from base.errors import Conflict, PermissionDenied, Unprocessable
+from base.errors import Conflict, NotFound, PermissionDenied
 from memory.contracts.knowledge import EpisodeIn
 from memory.contracts.work import StepIn
 from memory.core.intents import DEFAULT_NAMES, DEFAULTS, clean_names, tag
@@ -211,8 +211,8 @@ def _record(tenant: Tenant, actor: Actor, task: Task, item: StepIn) -> Recorded:
     return Recorded(locked, step, True, ingested.job.pk if ingested.job.total else None)
 
 
-def _unknown(field: str, name: str, task: Task) -> Unprocessable:
-    return Unprocessable(
+def _unknown(field: str, name: str, task: Task) -> NotFound:
+    return NotFound(
         f"{field}: {name!r} is not a step of task {task.key!r} (record it first)",
         fields={field: "unknown step"},
     )

@@ -101,9 +101,9 @@ def test_steps_are_idempotent_immutable_and_must_name_known_steps(cast: Cast) ->
     assert same["created"] is False and same["task"]["step_count"] == 1
     changed = step(api, task, {**FIX[0], "observation": "all green"}, status=409)
     assert "immutable" in changed["message"] and "step" in changed["fields"]
-    unknown = step(api, task, {"action": "x", "caused_by": ["s9"]}, status=422)
+    unknown = step(api, task, {"action": "x", "caused_by": ["s9"]}, status=404)
     assert "caused_by" in unknown["fields"] and "s9" in unknown["message"]
-    orphan = step(api, task, {"action": "x", "parent_step": "nope"}, status=422)
+    orphan = step(api, task, {"action": "x", "parent_step": "nope"}, status=404)
     assert "parent_step" in orphan["fields"]
     blank = step(api, task, {"action": ""}, status=400)
     assert "action" in blank["fields"]
@@ -232,9 +232,9 @@ def test_recall_scoped_to_a_task_brings_its_causal_chain_by_pareto_fronts(cast: 
     }
     assert routed["task"] == "fix-billing"  # debugging is about the work in progress
     forced = api.post("/api/v1/recall", {**ask, "intent": "astrology"}, format="json")
-    assert forced.status_code == 400 and "intent" in forced.json()["error"]["fields"]
+    assert forced.status_code == 404 and "intent" in forced.json()["error"]["fields"]
     unknown = api.post("/api/v1/recall", {**ask, "task": "nope"}, format="json")
-    assert unknown.status_code == 400 and "task" in unknown.json()["error"]["fields"]
+    assert unknown.status_code == 404 and "task" in unknown.json()["error"]["fields"]
 
 
 @pytest.mark.django_db

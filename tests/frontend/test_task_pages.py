@@ -1,0 +1,79 @@
+"""The dashboard's task pages, with the database: the list (filters), a task's page with its
+DAG data and steps, a step's page with causes, effects and trace, the trace view of a fact or
+memory, bad input and another workspace's ids."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from audit.actors import Actor
+from memory.contracts.work import StepIn
+from memory.services.tasks import step_record, task_end, task_open
+from tenants import rls
+from tests.factories import Cast
+
+
+def record(cast: Cast) -> tuple[int, list[int]]:
+    actor = Actor.for_user(cast.member, role="member")
+    with rls.tenant_scope(cast.tenant.pk):
+        task, _ = task_open(
+            tenant=cast.tenant, actor=actor, network_key="ops", key="fix-billing",
+            goal="fix the billing tests",
+        )  # fmt: skip
+        steps = [
+            StepIn(step="s1", action="run the test suite",
+                   observation="ImportError in ledger_sync.py", outcome="failure"),
+            StepIn(step="s2", action="read ledger_sync.py",
+                   observation="decimal_utils was renamed to money_utils"),
+            StepIn(step="s3", action="rename the import to money_utils", caused_by=["s2"],
+                   outcome="success"),
+        ]  # fmt: skip
+        ids = [
+            step_record(tenant=cast.tenant, actor=actor, task=task, item=s).step.pk for s in steps
+        ]
+        task_end(actor=actor, task=task, outcome="success")
+    return task.pk, ids
+
+
+@pytest.mark.django_db
+def test_a_member_reads_the_tasks_a_dag_a_step_and_its_trace(cast: Cast, client: Client) -> None:
+    task, steps = record(cast)
+    client.force_login(cast.viewer)
+    base = f"/t/{cast.tenant.slug}"
+    listed = client.get(f"{base}/tasks/")
+    assert listed.status_code == 200 and b"fix-billing" in listed.content
+    assert b"success" in listed.content and b"skill #" in listed.content
+    assert b"fix-billing" not in client.get(f"{base}/tasks/?state=open").content
+    shown = client.get(f"{base}/tasks/{task}/")
+    assert shown.status_code == 200
+    html = shown.content.decode()
+    data = json.loads(re.search(r'id="dag-data"[^>]*>(.*?)</script>', html, re.S).group(1))
+    assert [n["key"] for n in data["nodes"]] == ["s1", "s2", "s3"]
+    assert {(e["kind"]) for e in data["edges"]} == {"caused", "inferred"}
+    assert data["nodes"][0]["outcome"] == "failure"
+    step = client.get(f"{base}/tasks/steps/{steps[2]}/").content.decode()
+    assert "rename the import to money_utils" in step
+    assert "decimal_utils was renamed" in step  # its cause, and in the trace
+    assert 'data-testid="trace"' in step and "caused" in step
+    first = client.get(f"{base}/tasks/steps/{steps[0]}/").content.decode()
+    assert "read ledger_sync.py" in first  # what it led to (inferred)
+    traced = client.get(f"{base}/trace/step/{steps[2]}/")
+    assert traced.status_code == 200 and b"fix-billing" in traced.content
+    assert client.get(f"{base}/trace/planet/1/").status_code == 400
+    assert client.get(f"{base}/trace/step/999999/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_another_workspace_gets_404_for_these_pages(cast: Cast, client: Client) -> None:
+    task, steps = record(cast)
+    client.force_login(cast.outsider)
+    theirs = f"/t/{cast.other.slug}"
+    assert client.get(f"{theirs}/tasks/{task}/").status_code == 404
+    assert client.get(f"{theirs}/tasks/steps/{steps[0]}/").status_code == 404
+    assert client.get(f"{theirs}/trace/step/{steps[0]}/").status_code == 404
+    assert b"fix-billing" not in client.get(f"{theirs}/tasks/").content
+    assert client.get(f"/t/{cast.tenant.slug}/tasks/").status_code == 404
