@@ -1,0 +1,62 @@
+"""A task in a real Chromium: the list, the DAG drawn by Cytoscape (a node per step, an arrow
+per cause, the failed step red), a click on a node opens the step with its causes and trace."""
+
+from __future__ import annotations
+
+from audit.actors import Actor
+from memory.contracts.work import StepIn
+from memory.services.tasks import step_record, task_end, task_open
+from tenants import rls
+from tests.e2e.conftest import shot
+from tests.e2e.test_browser import log_in
+from tests.factories import make_cast
+
+STEPS = [
+    StepIn(step="s1", action="run the nightly import", outcome="failure",
+           observation="UnicodeDecodeError in vendors.csv"),
+    StepIn(step="s2", action="open vendors.csv in a hex viewer",
+           observation="the file is latin-1"),
+    StepIn(step="s3", action="set encoding to latin-1 in import.yaml", caused_by=["s2"]),
+    StepIn(step="s4", action="rerun the nightly import", caused_by=["s3"], outcome="success",
+           observation="9,340 vendors imported"),
+]  # fmt: skip
+
+
+def test_a_member_reads_a_task_as_a_graph_and_follows_a_step_to_its_causes(page: object) -> None:
+    p = page
+    cast = make_cast()
+    actor = Actor.for_user(cast.member, role="member")
+    with rls.tenant_scope(cast.tenant.pk):
+        task, _ = task_open(
+            tenant=cast.tenant, actor=actor, network_key="data", key="vendor-import",
+            goal="import the vendor file",
+        )  # fmt: skip
+        for item in STEPS:
+            step_record(tenant=cast.tenant, actor=actor, task=task, item=item)
+        task_end(actor=actor, task=task, outcome="success", summary="latin-1 it was")
+    log_in(p, cast.member.email)
+    p.goto("/t/acme/tasks/")  # type: ignore[attr-defined]
+    assert "vendor-import" in p.inner_text("[data-testid=tasks-table]")  # type: ignore[attr-defined]
+    shot(p, "tasks-list")
+    p.click("text=vendor-import")  # type: ignore[attr-defined]
+    p.locator("[data-testid=task-dag][data-ready='1']").wait_for(timeout=15_000)  # type: ignore[attr-defined]
+    counts = p.evaluate(  # type: ignore[attr-defined]
+        "() => [mnemoDag.nodes().length, mnemoDag.edges().length,"
+        " mnemoDag.getElementById(mnemoDag.nodes()[0].id()).data('colour')]"
+    )
+    assert counts[0] == 4 and counts[1] == 3  # s1→s2 inferred (vendors.csv), s2→s3, s3→s4
+    assert counts[2] == "#c53030"  # the failed first run
+    assert "success" in p.inner_text("[data-testid=task-state]")  # type: ignore[attr-defined]
+    shot(p, "task-dag")
+    node = p.evaluate(  # type: ignore[attr-defined]
+        "() => { const n = mnemoDag.nodes().filter(n => n.data('index') === 3)[0];"
+        " const b = n.renderedPosition(); const r = document.querySelector('[data-dag]')"
+        ".getBoundingClientRect(); return [r.left + b.x, r.top + b.y]; }"
+    )
+    p.mouse.click(node[0], node[1])  # type: ignore[attr-defined]
+    p.wait_for_url("**/tasks/steps/**")  # type: ignore[attr-defined]
+    assert "set encoding to latin-1" in p.inner_text("[data-testid=step-action]")  # type: ignore[attr-defined]
+    assert "open vendors.csv" in p.inner_text("[data-testid=step-causes]")  # type: ignore[attr-defined]
+    trace = p.inner_text("[data-testid=trace]")  # type: ignore[attr-defined]
+    assert "the file is latin-1" in trace and "UnicodeDecodeError" in trace
+    shot(p, "task-step-trace")
