@@ -16,6 +16,7 @@ from frontend.views.memory import network_of, networks_of
 from memory import selectors
 from memory.contracts import RECALL_MODES, PrimeIn, RecallIn, present_mind
 from memory.models import Network
+from memory.services.intents import known_names
 from memory.services.recall import RecallOptions, network_prime, network_recall
 from tenants.requests import TenantRequest
 
@@ -100,6 +101,9 @@ def playground(request: TenantRequest, network: str) -> HttpResponse:
         "token_budget": "1500",
         "what": "recall",
         "speaker": "",
+        "task": "",
+        "intent": "",
+        "selection": "pareto",
     }
     form.update({k: request.GET[k] for k in form if k in request.GET})
     context = {
@@ -107,6 +111,8 @@ def playground(request: TenantRequest, network: str) -> HttpResponse:
         "form": form,
         "modes": RECALL_MODES,
         "networks": networks_of(request),
+        "intents": known_names(request.tenant.pk),
+        "selections": ("pareto", "sum", "score"),
     }
     if request.GET.get("run"):
         try:
@@ -137,6 +143,10 @@ def _run(request: TenantRequest, net: Network, form: dict[str, str]) -> dict[str
             "query": form["query"] or None,
             "mode": form["mode"],
             "speaker": form["speaker"].strip() or None,
+            "task": form["task"].strip() or None,
+            "intent": form["intent"] or None,
+            "selection": form["selection"],
+            "objectives": True,
         }
         request_in = validated(RecallIn, fields | {"k": _whole(form["k"], "k")})
         mind = network_recall(

@@ -60,3 +60,27 @@ def test_a_member_reads_a_task_as_a_graph_and_follows_a_step_to_its_causes(page:
     trace = p.inner_text("[data-testid=trace]")  # type: ignore[attr-defined]
     assert "the file is latin-1" in trace and "UnicodeDecodeError" in trace
     shot(p, "task-step-trace")
+
+
+def test_the_playground_draws_the_candidates_on_the_objectives(page: object) -> None:
+    p = page
+    cast = make_cast()
+    actor = Actor.for_user(cast.member, role="member")
+    with rls.tenant_scope(cast.tenant.pk):
+        task, _ = task_open(
+            tenant=cast.tenant, actor=actor, network_key="data", key="vendor-import"
+        )
+        for item in STEPS:
+            step_record(tenant=cast.tenant, actor=actor, task=task, item=item)
+    log_in(p, cast.member.email)
+    p.goto("/t/acme/memory/data/playground/")  # type: ignore[attr-defined]
+    p.fill("input[name=query]", "why latin-1 encoding")  # type: ignore[attr-defined]
+    p.fill("[data-testid=task]", "vendor-import")  # type: ignore[attr-defined]
+    p.click("[data-testid=run]")  # type: ignore[attr-defined]
+    chart = p.locator("[data-testid=objectives][data-points]")  # type: ignore[attr-defined]
+    chart.wait_for(timeout=15_000)
+    assert int(chart.get_attribute("data-points")) >= 4  # every step of the task, at least
+    assert int(chart.get_attribute("data-chosen")) >= 1
+    assert "vendor-import" in p.inner_text("[data-testid=mind-task]")  # type: ignore[attr-defined]
+    assert "front" in p.inner_text("[data-testid=ranked]")  # type: ignore[attr-defined]
+    shot(p, "playground-pareto")

@@ -59,6 +59,8 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "kind": {"type": "string", "enum": ["thought", "execution", "knowledge"]},
     "name": {"type": "string", "pattern": lenient(RESOURCE_NAME_RE, padded=False)},
     "slug": {"type": "string", "pattern": lenient(SLUG_RE, padded=False)},
+    "unit_kind": {"type": "string", "enum": ["fact", "step", "engram", "skill", "episode"]},
+    "unit_id": {"type": "integer", "minimum": 1},
 }
 
 

@@ -46,7 +46,7 @@ urlpatterns = [
     path("tasks", work.TaskListView.as_view(), name="api-tasks"),
     path("tasks/<int:task_id>", work.TaskDetailView.as_view(), name="api-task"),
     path("tasks/<int:task_id>/steps", work.TaskStepsView.as_view(), name="api-task-steps"),
-    path("trace/<str:kind>/<int:unit_id>", work.TraceView.as_view(), name="api-trace"),
+    path("trace/<str:unit_kind>/<int:unit_id>", work.TraceView.as_view(), name="api-trace"),
     path("entities", knowledge.EntityListView.as_view(), name="api-entities"),
     path("entities/<int:entity_id>", knowledge.EntityDetailView.as_view(), name="api-entity"),
     path(

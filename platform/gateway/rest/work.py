@@ -125,6 +125,6 @@ class TraceView(TenantAPIView):
     causal links before them, nearest first."""
 
     @extend_schema(responses=with_errors(TraceOut), summary="Trace a unit's provenance")
-    def get(self, request: Request, kind: str, unit_id: int) -> Response:
-        data = validated(TraceIn, {"kind": kind, "id": unit_id})
-        return answer(present_trace(work.trace_of(tenant=self.tenant, kind=data.kind, id=data.id)))
+    def get(self, request: Request, unit_kind: str, unit_id: int) -> Response:
+        data = validated(TraceIn, {"kind": unit_kind, "id": max(unit_id, 1)})
+        return answer(present_trace(work.trace_of(tenant=self.tenant, kind=data.kind, id=unit_id)))
