@@ -47,7 +47,7 @@ class Cause:
 
 def step_text(action: str, observation: str = "", outcome: str = "", action_type: str = "") -> str:
     """A step as one memory: the action, then what was observed, then how it went."""
-    lead = f"[{action_type}] " if action_type else ""
+    lead = f"({action_type}) " if action_type else ""  # not [..]: a bracketed tag reads as a marker
     text = f"{lead}{action.strip()}"
     if observation.strip():
         text += f" → {observation.strip()}"
