@@ -6,12 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal, cast
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from base.contracts import Contract, Instant, Output, PageSize, QueryContract, Text
 from memory.contracts import MAX_CONTENT_CHARS, MemoryTarget, Metadata, NetworkKey, RowId
+from memory.core.intents import IntentDef
 from memory.core.tasks import Trace
-from memory.models import Step, StepLink, Task
+from memory.models import Intent, Step, StepLink, Task
 
 MAX_LINKS = 10
 TaskKey = Annotated[Text, Field(strict=True, min_length=1, max_length=200)]
@@ -238,4 +239,55 @@ def present_trace(trace: Trace) -> TraceOut:
             for n in trace.nodes
         ],
         summary=trace.summary(),
+    )
+
+
+# --- intents -------------------------------------------------------------------------------
+
+IntentName = Annotated[
+    Text, Field(strict=True, min_length=2, max_length=40, pattern=r"^[a-z][a-z0-9_]{1,39}$")
+]
+
+
+class IntentIn(Contract):
+    description: Annotated[Text, Field(max_length=300)] | None = None
+    keywords: list[Annotated[Text, Field(min_length=1, max_length=80)]] | None = Field(
+        None, max_length=50, description="words or phrases that route a query to it"
+    )
+    examples: list[Annotated[Text, Field(min_length=1, max_length=300)]] | None = Field(
+        None, max_length=50, description="queries of this intent (its prototypes)"
+    )
+    enabled: StrictBool | None = None
+    null_means_absent: ClassVar[tuple[str, ...]] = (
+        "description", "keywords", "examples", "enabled",
+    )  # fmt: skip
+
+
+class VocabularyIntentOut(Output):
+    name: str
+    description: str
+    shipped: bool = Field(description="one of the defaults Mnemo ships")
+    enabled: bool
+    keywords: list[str] = Field(description="the workspace's own keywords")
+    examples: list[str]
+    rules: int = Field(description="how many rules route to it")
+    past: bool | None = Field(description="reads superseded facts (temporal)")
+    task_scope: bool = Field(description="scoped to the open task when none is named")
+
+
+class IntentList(Output):
+    intents: list[VocabularyIntentOut]
+
+
+def present_intent(intent: IntentDef, row: Intent | None, shipped: bool) -> VocabularyIntentOut:
+    return VocabularyIntentOut(
+        name=intent.name,
+        description=intent.description,
+        shipped=shipped,
+        enabled=row.enabled if row is not None else True,
+        keywords=list(row.keywords) if row is not None else [],
+        examples=list(intent.examples),
+        rules=len(intent.rules),
+        past=intent.profile.past,
+        task_scope=intent.profile.task_scope,
     )

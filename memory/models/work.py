@@ -33,7 +33,12 @@ class Task(models.Model):
     summary = models.TextField(blank=True)
     step_count = models.IntegerField(default=0)
     skill = models.ForeignKey(
-        "memory.Skill", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "memory.Skill",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     actor = models.JSONField(default=dict, blank=True)  # who opened it
     created_at = models.DateTimeField(default=timezone.now)
@@ -81,7 +86,12 @@ class Step(models.Model):
     key = models.CharField(max_length=100)  # the agent's name for it, unique in the task
     index = models.IntegerField()  # 1, 2, ... in the order recorded
     parent = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     action = models.TextField()
     action_type = models.CharField(max_length=40, blank=True)
@@ -90,10 +100,20 @@ class Step(models.Model):
     intents = ArrayField(models.CharField(max_length=60), default=list, blank=True)
     entities = ArrayField(models.CharField(max_length=200), default=list, blank=True)
     engram = models.ForeignKey(
-        "memory.Engram", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "memory.Engram",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     episode = models.ForeignKey(
-        "memory.Episode", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "memory.Episode",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
     occurred_at = models.DateTimeField(default=timezone.now)
     created_at = models.DateTimeField(default=timezone.now)
@@ -105,6 +125,7 @@ class Step(models.Model):
         indexes = [
             models.Index(fields=["tenant", "task", "index"], name="step_tenant_task_index"),
             models.Index(fields=["tenant", "engram"], name="step_tenant_engram"),
+            models.Index(fields=["tenant", "episode"], name="step_tenant_episode"),
         ]
 
     def __str__(self) -> str:

@@ -9,6 +9,12 @@ import threading
 import time
 from collections.abc import Sequence
 
+from django.utils import timezone
+
+from audit.actors import Actor
+from audit.services import audit_record
+from base.db import atomic_with_retry
+from base.errors import NotFound, PermissionDenied
 from memory.core.intents import (
     DEFAULTS,
     IntentDef,
@@ -20,6 +26,8 @@ from memory.core.intents import (
 )
 from memory.embeddings import embed_query, embedder
 from memory.models import Intent
+from tenants.models import Tenant
+from tenants.permissions import Capability, actor_allows
 
 VOCABULARY_TTL = 60.0  # seconds a workspace's own intents are cached in this process
 
@@ -100,3 +108,97 @@ def route(*, tenant_id: int, query: str | None, forced: str | None = None) -> Ro
 
 def known_names(tenant_id: int) -> list[str]:
     return [d.name for d in vocabulary_of(tenant_id)] or [d.name for d in DEFAULTS]
+
+
+def intent_set(
+    *,
+    tenant: Tenant,
+    actor: Actor,
+    name: str,
+    description: str | None = None,
+    keywords: list[str] | None = None,
+    examples: list[str] | None = None,
+    enabled: bool | None = None,
+) -> Intent:
+    """Add an intent to the workspace, or change a default's description, keywords, examples
+    or whether it routes (audited ``intent.set``); what is not given stays."""
+    if not actor_allows(actor, Capability.INTENTS_EDIT):
+        raise PermissionDenied("changing the intents needs an admin")
+
+    def work() -> Intent:
+        row, created = Intent.objects.select_for_update().get_or_create(tenant=tenant, name=name)
+        before = {
+            "description": row.description,
+            "keywords": list(row.keywords),
+            "examples": list(row.examples),
+            "enabled": row.enabled,
+        }
+        if description is not None:
+            row.description = description
+        if keywords is not None:
+            row.keywords = list(dict.fromkeys(keywords))
+        if examples is not None:
+            row.examples = list(dict.fromkeys(examples))
+        if enabled is not None:
+            row.enabled = enabled
+        row.updated_at = timezone.now()
+        row.save()
+        audit_record(
+            tenant_id=tenant.pk,
+            actor=actor,
+            verb="intent.set",
+            target=row,
+            target_label=name,
+            before=None if created else before,
+            after={
+                "description": row.description,
+                "keywords": row.keywords,
+                "examples": row.examples,
+                "enabled": row.enabled,
+            },
+        )
+        return row
+
+    row = atomic_with_retry(work)
+    forget_vocabulary(tenant.pk)
+    return row
+
+
+def intent_reset(*, tenant: Tenant, actor: Actor, name: str) -> None:
+    """Remove the workspace's own row for ``name``: a default goes back to as shipped, an
+    intent of its own is gone (audited ``intent.reset``)."""
+    if not actor_allows(actor, Capability.INTENTS_EDIT):
+        raise PermissionDenied("changing the intents needs an admin")
+
+    def work() -> None:
+        row = Intent.objects.filter(tenant=tenant, name=name).first()
+        if row is None:
+            raise NotFound(f"this workspace has not changed or added the intent {name!r}")
+        audit_record(
+            tenant_id=tenant.pk,
+            actor=actor,
+            verb="intent.reset",
+            target=row,
+            target_label=name,
+            before={"keywords": row.keywords, "examples": row.examples, "enabled": row.enabled},
+        )
+        row.delete()
+
+    atomic_with_retry(work)
+    forget_vocabulary(tenant.pk)
+
+
+def intents_listed(*, tenant: Tenant) -> list[tuple[IntentDef, Intent | None, bool]]:
+    """Every intent the workspace routes or has disabled: (its definition, the workspace's own
+    row if any, shipped or not)."""
+    rows = {r.name: r for r in Intent.objects.filter(tenant=tenant).order_by("name")}
+    shipped = {d.name for d in DEFAULTS}
+    merged = {d.name: d for d in vocabulary_of(tenant.pk)}
+    out = [(merged.get(d.name, d), rows.get(d.name), True) for d in DEFAULTS]
+    out += [(merged[n], rows.get(n), False) for n in merged if n not in shipped]
+    out += [
+        (IntentDef(n, r.description, keyword_rules(r.keywords), tuple(r.examples)), r, False)
+        for n, r in rows.items()
+        if n not in shipped and n not in merged
+    ]
+    return out

@@ -40,6 +40,7 @@ class Capability(StrEnum):
     MODERATION_SETTINGS = "moderation.settings"  # write policies and firewall actions
     MEMORY_ERASE = "memory.erase"  # erase memories for good, with a signed receipt
     LLM_SETTINGS = "llm.settings"  # the workspace's language model: provider, key, budget
+    INTENTS_EDIT = "intents.edit"  # the workspace's intent vocabulary
 
 
 MINIMUM_ROLE: dict[Capability, str] = {
@@ -58,6 +59,7 @@ MINIMUM_ROLE: dict[Capability, str] = {
     Capability.MODERATION_SETTINGS: Role.ADMIN,
     Capability.MEMORY_ERASE: Role.ADMIN,
     Capability.LLM_SETTINGS: Role.ADMIN,
+    Capability.INTENTS_EDIT: Role.ADMIN,
 }
 
 KEY_SCOPE: dict[Capability, str] = {
@@ -76,6 +78,7 @@ KEY_SCOPE: dict[Capability, str] = {
     Capability.MODERATION_SETTINGS: Scope.ADMIN,
     Capability.MEMORY_ERASE: Scope.ADMIN,
     Capability.LLM_SETTINGS: Scope.ADMIN,
+    Capability.INTENTS_EDIT: Scope.ADMIN,
 }
 
 

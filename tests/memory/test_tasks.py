@@ -252,3 +252,35 @@ def test_prime_brings_the_open_tasks_and_their_latest_steps(cast: Cast) -> None:
     api.patch(f"/api/v1/tasks/{task}", {"outcome": "success"}, format="json")
     after = api.post("/api/v1/prime", {"network": "ops"}, format="json").json()
     assert after["open_tasks"] == [] and "open task" not in after["context"]
+
+
+@pytest.mark.django_db
+def test_a_workspace_adds_an_intent_changes_a_default_and_resets_it(cast: Cast) -> None:
+    admin = client(cast, "read", "write", "admin")
+    listed = admin.get("/api/v1/intents").json()["intents"]
+    assert [i["name"] for i in listed][:3] == ["fact", "temporal", "preference"]
+    assert all(i["shipped"] for i in listed) and len(listed) == 8
+    added = admin.put(
+        "/api/v1/intents/contract",
+        {"description": "contract terms", "keywords": ["indemnity", "clause"]},
+        format="json",
+    )
+    assert added.status_code == 200 and added.json()["shipped"] is False
+    note = {"network": "ops", "engrams": [{"content": "the indemnity clause caps at 1M"}]}
+    assert admin.post("/api/v1/remember", note, format="json").status_code == 201
+    ask = {"network": "ops", "query": "which indemnity clause applies", "record": False}
+    routed = admin.post("/api/v1/recall", ask, format="json").json()["intent"]
+    assert routed["name"] == "contract" and routed["via"] == "rules"
+    off = admin.put("/api/v1/intents/planning", {"enabled": False}, format="json").json()
+    assert off["enabled"] is False and off["shipped"] is True
+    forced = admin.post("/api/v1/recall", {**ask, "intent": "planning"}, format="json")
+    assert forced.status_code == 404  # disabled: not routed to, not forced either
+    assert admin.delete("/api/v1/intents/planning").status_code == 204
+    assert admin.delete("/api/v1/intents/planning").status_code == 404
+    assert admin.put("/api/v1/intents/Bad-Name", {}, format="json").status_code == 400
+    writer = client(cast)
+    assert writer.put("/api/v1/intents/contract", {}, format="json").status_code == 403
+    assert client(cast, other=True).get("/api/v1/intents").json()["intents"][-1]["name"] == "status"
+    with rls.tenant_scope(cast.tenant.pk):
+        verbs = set(AuditEvent.objects.filter(tenant=cast.tenant).values_list("verb", flat=True))
+    assert {"intent.set", "intent.reset"} <= verbs

@@ -61,6 +61,7 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "slug": {"type": "string", "pattern": lenient(SLUG_RE, padded=False)},
     "unit_kind": {"type": "string", "enum": ["fact", "step", "engram", "skill", "episode"]},
     "unit_id": {"type": "integer", "minimum": 1},
+    "intent": {"type": "string", "pattern": "^[a-z][a-z0-9_]{1,39}$"},
 }
 
 

@@ -8,13 +8,16 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from base.contracts import validated
+from base.contracts import Contract, validated
 from base.pagination import page_of
 from gateway.rest.base import TenantAPIView, answer
 from gateway.rest.memory import MemoryAPIView
 from gateway.rest.schema import query_parameters, with_errors
 from memory import selectors
 from memory.contracts.work import (
+    IntentIn,
+    IntentList,
+    IntentName,
     StepIn,
     StepRecordedOut,
     TaskDetailOut,
@@ -26,12 +29,15 @@ from memory.contracts.work import (
     TaskPage,
     TraceIn,
     TraceOut,
+    VocabularyIntentOut,
+    present_intent,
     present_recorded,
     present_task,
     present_task_detail,
     present_trace,
 )
 from memory.selectors import work
+from memory.services import intents
 from memory.services.tasks import step_record, task_end, task_open
 
 
@@ -128,3 +134,39 @@ class TraceView(TenantAPIView):
     def get(self, request: Request, unit_kind: str, unit_id: int) -> Response:
         data = validated(TraceIn, {"kind": unit_kind, "id": max(unit_id, 1)})
         return answer(present_trace(work.trace_of(tenant=self.tenant, kind=data.kind, id=unit_id)))
+
+
+class _Name(Contract):
+    name: IntentName
+
+
+class IntentListView(TenantAPIView):
+    """The workspace's intent vocabulary: the shipped intents (as changed here) and its own."""
+
+    @extend_schema(responses=with_errors(IntentList), summary="List intents")
+    def get(self, request: Request) -> Response:
+        listed = intents.intents_listed(tenant=self.tenant)
+        return answer(IntentList(intents=[present_intent(*item) for item in listed]))
+
+
+class IntentDetailView(TenantAPIView):
+    """PUT adds an intent or changes one (keywords become rules, examples its prototypes,
+    ``enabled: false`` stops routing to it); DELETE undoes the workspace's change."""
+
+    required_scope = "admin"
+
+    @extend_schema(
+        request=IntentIn, responses=with_errors(VocabularyIntentOut), summary="Set an intent"
+    )
+    def put(self, request: Request, intent: str) -> Response:
+        name = validated(_Name, {"name": intent}).name
+        data = self.body(IntentIn)
+        intents.intent_set(tenant=self.tenant, actor=self.actor, name=name, **data.model_dump())
+        listed = intents.intents_listed(tenant=self.tenant)
+        return answer(present_intent(*next(item for item in listed if item[0].name == name)))
+
+    @extend_schema(responses=with_errors(None, 204), summary="Reset an intent")
+    def delete(self, request: Request, intent: str) -> Response:
+        name = validated(_Name, {"name": intent}).name
+        intents.intent_reset(tenant=self.tenant, actor=self.actor, name=name)
+        return Response(status=204)
