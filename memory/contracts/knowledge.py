@@ -289,12 +289,17 @@ class GuideIn(MemoryTarget):
         MAX_GUIDE_TOKENS, description=f"the guide's tokens at most (30 to {MAX_GUIDE_TOKENS})"
     )
     record: StrictBool = Field(True, description="false: look without counting an access")
+    task_key: Annotated[Text, Field(max_length=200)] | None = Field(
+        None,
+        description="the recorded task this is for (its key): where it stands, from its "
+        "steps and causes, is a section of the guide",
+    )
 
-    blank_means_absent = ("token_budget", "record")
+    blank_means_absent = ("token_budget", "record", "task_key")
 
 
 CiteKind = Literal["fact", "skill", "engram"]
-Section = Literal["facts", "conflicts", "warnings", "steps", "memories"]
+Section = Literal["facts", "conflicts", "work", "warnings", "steps", "memories"]
 
 
 class CiteOut(Output):

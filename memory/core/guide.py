@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from memory.core.mind import KnownFact, KnownSkill, RankedEngram
 from memory.core.packing import defang, fact_text, fenced
+from memory.core.tasks import Standing
 from memory.core.text import estimate_tokens
 
 MAX_BUDGET = 300
@@ -55,6 +56,7 @@ class Guide:
 TITLES = {
     "facts": "Key facts",
     "conflicts": "Changed (use the newer value)",
+    "work": "Where the task stands",
     "warnings": "Warnings",
     "steps": "Steps that worked before",
     "memories": "Also relevant",
@@ -79,8 +81,10 @@ def candidates(
     facts: Sequence[KnownFact],
     engrams: Sequence[RankedEngram],
     skills: Sequence[KnownSkill] = (),
+    work: Sequence[Standing] = (),
 ) -> list[GuideLine]:
-    """Every line the guide could hold, in the order it would take them."""
+    """Every line the guide could hold, in the order it would take them; ``work``: where the
+    task at hand stands (its failures, their fixes, its latest step), from its DAG."""
     lines: list[GuideLine] = []
     current = [f for f in facts if f.status == "current"]
     for fact in current:
@@ -106,6 +110,12 @@ def candidates(
             )
         )
     used = {engram_id for fact in facts for engram_id in fact.evidence}  # cited by the fact
+    for note in work:
+        cites = (Cite("engram", note.engram),) if note.engram else ()
+        named = f" (engram #{note.engram})" if note.engram else ""
+        lines.append(GuideLine("work", defang(_short(note.text, SHORT_STEPS)) + named, cites))
+        if note.engram:
+            used.add(note.engram)
     best = max(skills, key=lambda k: (k.score, -k.id)) if skills else None
     if best is not None:
         used.update(best.evidence)  # its steps' memories: the skill says them better
@@ -159,9 +169,10 @@ def distil(
     engrams: Sequence[RankedEngram],
     budget: int = MAX_BUDGET,
     skills: Sequence[KnownSkill] = (),
+    work: Sequence[Standing] = (),
 ) -> Guide:
     """The template's lines, in order, within ``budget`` tokens (see ``fit``)."""
-    return fit(task, candidates(facts, engrams, skills), budget)
+    return fit(task, candidates(facts, engrams, skills, work), budget)
 
 
 def fit(task: str, lines: Sequence[GuideLine], budget: int = MAX_BUDGET) -> Guide:

@@ -173,3 +173,51 @@ class Trace:
         for node in self.nodes[:12]:
             lines.append(f"{node.parent} ← {node.via} ← {node.kind}:{node.id} ({node.label})")
         return "\n".join(lines) if lines else f"{self.unit} was written directly: no provenance"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A line of where a task stands, for the guide: the text and the step's engram."""
+
+    text: str
+    engram: int | None
+
+
+def standing(steps: Sequence[StepView], engrams: Mapping[str, int | None], dag: Dag,
+             ids: Mapping[str, int], limit: int = 2) -> list[Standing]:  # fmt: skip
+    """Where the work stands, from its DAG: the latest failures, each with the later step that
+    succeeded downstream of it (its fix) or "not fixed yet", then the latest step."""
+    if not steps:
+        return []
+    by_id = {ids[s.key]: s for s in steps}
+    ordered = sorted(steps, key=lambda s: s.index)
+    out: list[Standing] = []
+    failures = [s for s in ordered if s.outcome == "failure"][-limit:]
+    for failed in failures:
+        fix = next(
+            (
+                later
+                for later in ordered
+                if later.index > failed.index
+                and later.outcome == "success"
+                and ids[failed.key] in {a for a, _, _, _ in ancestry(dag, ids[later.key])}
+            ),
+            None,
+        )
+        seen = f" → {failed.observation}" if failed.observation else ""
+        text = f"step {failed.key} failed: {failed.action}{seen}"
+        if fix is not None:
+            path = [by_id[a].key for a, _, _, _ in ancestry(dag, ids[fix.key]) if a in by_id]
+            between = [k for k in path if by_id[ids[k]].index > failed.index][:3]
+            via = f" (after {', '.join(sorted(between, key=lambda k: by_id[ids[k]].index))})"
+            text += f"; fixed by step {fix.key}: {fix.action}" + (via if between else "")
+        else:
+            text += "; not fixed yet"
+        out.append(Standing(text, engrams.get(failed.key)))
+    last = ordered[-1]
+    told = f" → {last.observation}" if last.observation else ""
+    done = f" ({last.outcome})" if last.outcome else ""
+    out.append(
+        Standing(f"latest step {last.key}: {last.action}{told}{done}", engrams.get(last.key))
+    )
+    return out

@@ -266,7 +266,7 @@ def extract(
 # --- the guide -----------------------------------------------------------------------------
 
 GUIDE_VERSION = "llm-guide/1"
-GUIDE_SECTIONS = ("facts", "conflicts", "warnings", "steps", "memories")
+GUIDE_SECTIONS = ("facts", "conflicts", "work", "warnings", "steps", "memories")
 GUIDE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,

@@ -16,7 +16,10 @@ import time
 from audit.actors import Actor
 from memory.core.guide import Guide, GuideLine, candidates, fit, label, written_line
 from memory.core.mind import Mind
+from memory.core.tasks import Standing, StepView, standing
 from memory.extraction import llm
+from memory.models import Task
+from memory.selectors import work
 from memory.services.llm import Spent, gate, meter
 from memory.services.recall import RecallOptions, network_recall
 from tenants.models import Tenant
@@ -39,9 +42,12 @@ def network_guide(
     source: str = "api",
     record: bool = True,
     missing_ok: bool = False,
+    task_key: str | None = None,
 ) -> tuple[Mind, Guide, float, str]:
     """The Mind recalled for ``task``, the guide distilled from it, the time taken, and who
-    wrote it (``template`` or the model's version)."""
+    wrote it (``template`` or the model's version). ``task_key``: the recorded task this is
+    for (else the recall's own focus: an open task, for work questions) — where it stands,
+    from its DAG, is a section of its own."""
     started = time.perf_counter()
     mind = network_recall(
         tenant=tenant,
@@ -54,14 +60,28 @@ def network_guide(
             record=record,
             source=source,
             past=True,  # a changed value is a line of its own: the old one is a trap
+            task=task_key,
         ),
         missing_ok=missing_ok,
     )
-    lines = candidates(mind.facts, mind.engrams, mind.skills)
+    lines = candidates(mind.facts, mind.engrams, mind.skills, _standing(tenant, mind))
     guide, made_by = _written(tenant, task, lines, token_budget) if lines else (None, TEMPLATE)
     if guide is None:
         guide, made_by = fit(task, lines, token_budget), TEMPLATE
     return mind, guide, round((time.perf_counter() - started) * 1000, 2), made_by
+
+
+def _standing(tenant: Tenant, mind: Mind) -> list[Standing]:
+    """Where the recall's task stands (none without one)."""
+    if not mind.task:
+        return []
+    task = Task.objects.filter(tenant=tenant, network__key=mind.network, key=mind.task).first()
+    if task is None:
+        return []
+    steps = work.task_steps(task=task)
+    dag = work.task_dag(task, steps, work.task_links(task=task))
+    views = [StepView(s.key, s.index, s.action, s.observation, (), s.outcome) for s in steps]
+    return standing(views, {s.key: s.engram_id for s in steps}, dag, {s.key: s.pk for s in steps})
 
 
 def _written(

@@ -284,3 +284,26 @@ def test_a_workspace_adds_an_intent_changes_a_default_and_resets_it(cast: Cast) 
     with rls.tenant_scope(cast.tenant.pk):
         verbs = set(AuditEvent.objects.filter(tenant=cast.tenant).values_list("verb", flat=True))
     assert {"intent.set", "intent.reset"} <= verbs
+
+
+@pytest.mark.django_db
+def test_the_guide_says_where_the_task_stands_from_its_dag(cast: Cast) -> None:
+    api = client(cast)
+    task = open_task(api)
+    for body in FIX[:3]:
+        step(api, task, body)
+    asked = {"network": "ops", "task": "finish the billing fix", "task_key": "fix-billing"}
+    guide = api.post("/api/v1/guide", asked, format="json").json()
+    work = [line for line in guide["lines"] if line["section"] == "work"]
+    assert work, guide["guide"]
+    assert "step s1 failed: run the test suite" in work[0]["text"]
+    assert "not fixed yet" in work[0]["text"]
+    assert "latest step s3" in work[-1]["text"]
+    assert "Where the task stands" in guide["guide"] and guide["tokens"] <= 300
+    step(api, task, FIX[3])  # the rerun passes: downstream of the failure, through s2 and s3
+    again = api.post("/api/v1/guide", asked, format="json").json()
+    fixed = next(line for line in again["lines"] if line["section"] == "work")
+    assert "fixed by step s4: run the test suite again" in fixed["text"]
+    assert "(after s2, s3)" in fixed["text"]
+    missing = api.post("/api/v1/guide", {**asked, "task_key": "nope"}, format="json")
+    assert missing.status_code == 404

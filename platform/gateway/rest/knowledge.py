@@ -101,6 +101,7 @@ class GuideView(MemoryAPIView):
             token_budget=data.token_budget,
             record=data.record,
             missing_ok=target.missing_ok,
+            task_key=data.task_key,
         )
         return answer(present_guide(target.key, data.task, guide, took_ms, mind.notice, made_by))
 

@@ -38,10 +38,19 @@ async def guide(
     role: MaybeRoleName = None,
     network: MaybeNetworkKey = None,
     token_budget: Annotated[int, Field(ge=30, le=MAX_GUIDE_TOKENS)] = MAX_GUIDE_TOKENS,
+    task_key: Annotated[
+        str | None, Field(description="the recorded task (record_step's task) this is for")
+    ] = None,
 ) -> str:
     principal = principal_from(ctx)
     principal.require("read")
-    arguments = {"task": task, "role": role, "network": network, "token_budget": token_budget}
+    arguments = {
+        "task": task,
+        "role": role,
+        "network": network,
+        "token_budget": token_budget,
+        "task_key": task_key,
+    }
 
     def work() -> tuple[GuideOut, str]:
         request = validated(GuideIn, arguments)
@@ -55,6 +64,7 @@ async def guide(
             token_budget=request.token_budget,
             source="mcp",
             missing_ok=target.missing_ok,
+            task_key=request.task_key,
         )
         out = present_guide(target.key, request.task, made, took_ms, mind.notice, made_by)
         return out, state_of(principal)
