@@ -193,21 +193,17 @@ def standing(steps: Sequence[StepView], engrams: Mapping[str, int | None], dag: 
     ordered = sorted(steps, key=lambda s: s.index)
     out: list[Standing] = []
     failures = [s for s in ordered if s.outcome == "failure"][-limit:]
+    wins = [s for s in ordered if s.outcome == "success"]
+    causes = {s.key: [a for a, _, _, _ in ancestry(dag, ids[s.key])] for s in wins}
     for failed in failures:
         fix = next(
-            (
-                later
-                for later in ordered
-                if later.index > failed.index
-                and later.outcome == "success"
-                and ids[failed.key] in {a for a, _, _, _ in ancestry(dag, ids[later.key])}
-            ),
+            (w for w in wins if w.index > failed.index and ids[failed.key] in causes[w.key]),
             None,
         )
         seen = f" → {failed.observation}" if failed.observation else ""
         text = f"step {failed.key} failed: {failed.action}{seen}"
         if fix is not None:
-            path = [by_id[a].key for a, _, _, _ in ancestry(dag, ids[fix.key]) if a in by_id]
+            path = [by_id[a].key for a in causes[fix.key] if a in by_id]
             between = [k for k in path if by_id[ids[k]].index > failed.index][:3]
             via = f" (after {', '.join(sorted(between, key=lambda k: by_id[ids[k]].index))})"
             text += f"; fixed by step {fix.key}: {fix.action}" + (via if between else "")

@@ -18,8 +18,7 @@ from memory.core.guide import Guide, GuideLine, candidates, fit, label, written_
 from memory.core.mind import Mind
 from memory.core.tasks import Standing, StepView, standing
 from memory.extraction import llm
-from memory.models import Task
-from memory.selectors import work
+from memory.selectors import network_find, work
 from memory.services.llm import Spent, gate, meter
 from memory.services.recall import RecallOptions, network_recall
 from tenants.models import Tenant
@@ -75,7 +74,8 @@ def _standing(tenant: Tenant, mind: Mind) -> list[Standing]:
     """Where the recall's task stands (none without one)."""
     if not mind.task:
         return []
-    task = Task.objects.filter(tenant=tenant, network__key=mind.network, key=mind.task).first()
+    network = network_find(tenant=tenant, key=mind.network)
+    task = work.task_by_key(tenant=tenant, network=network, key=mind.task) if network else None
     if task is None:
         return []
     steps = work.task_steps(task=task)

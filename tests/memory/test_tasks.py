@@ -48,6 +48,14 @@ def open_task(api: APIClient, key: str = "fix-billing", goal: str = "fix the bil
     return int(answer.json()["id"])
 
 
+def task_with_steps(api: APIClient, n: int) -> int:
+    """The billing-fix task with its first ``n`` steps recorded."""
+    task = open_task(api)
+    for body in FIX[:n]:
+        step(api, task, body)
+    return task
+
+
 @pytest.mark.django_db
 def test_a_task_records_steps_with_given_and_inferred_causes_and_reads_back_as_a_dag(
     cast: Cast,
@@ -240,9 +248,7 @@ def test_recall_scoped_to_a_task_brings_its_causal_chain_by_pareto_fronts(cast: 
 @pytest.mark.django_db
 def test_prime_brings_the_open_tasks_and_their_latest_steps(cast: Cast) -> None:
     api = client(cast)
-    task = open_task(api)
-    for body in FIX[:3]:
-        step(api, task, body)
+    task = task_with_steps(api, 3)
     primed = api.post("/api/v1/prime", {"network": "ops"}, format="json").json()
     assert [t["key"] for t in primed["open_tasks"]] == ["fix-billing"]
     assert primed["open_tasks"][0]["steps"] == 3 and len(primed["open_tasks"][0]["last"]) == 2
@@ -289,9 +295,7 @@ def test_a_workspace_adds_an_intent_changes_a_default_and_resets_it(cast: Cast) 
 @pytest.mark.django_db
 def test_the_guide_says_where_the_task_stands_from_its_dag(cast: Cast) -> None:
     api = client(cast)
-    task = open_task(api)
-    for body in FIX[:3]:
-        step(api, task, body)
+    task = task_with_steps(api, 3)
     asked = {"network": "ops", "task": "finish the billing fix", "task_key": "fix-billing"}
     guide = api.post("/api/v1/guide", asked, format="json").json()
     work = [line for line in guide["lines"] if line["section"] == "work"]
@@ -307,3 +311,4 @@ def test_the_guide_says_where_the_task_stands_from_its_dag(cast: Cast) -> None:
     assert "(after s2, s3)" in fixed["text"]
     missing = api.post("/api/v1/guide", {**asked, "task_key": "nope"}, format="json")
     assert missing.status_code == 404
+    assert client(cast, other=True).post("/api/v1/guide", asked, format="json").status_code == 404
