@@ -5,8 +5,9 @@ Routing tries the cheap, explainable things first. **Rules**: each intent has we
 patterns; the best intent wins when it scores at least ``RULE_MIN`` and leads the next by
 ``RULE_MARGIN``. **Prototypes**: else the query's embedding is compared with each intent's
 prototype (the mean embedding of its examples, computed by the caller); the nearest wins when
-it is close enough and clear of the next. Then the caller may ask a language model; else the
-query has no intent ("" — recall as without one).
+it is close enough and clear of the next. **Language model**: else, when the workspace has
+one, the caller asks it to pick among the intents' names and descriptions; an answer at least
+``LLM_MIN`` sure wins. Else the query has no intent ("" — recall as without one).
 
 An intent's **profile** says what it changes: a temporal question reads superseded facts and
 prefers the time it names; a question about work in progress (status, debugging, planning,
@@ -24,6 +25,7 @@ RULE_MIN = 0.8
 RULE_MARGIN = 0.3
 PROTOTYPE_MIN = 0.2  # MiniLM cosine (nearest examples): below it a query is near no intent
 PROTOTYPE_MARGIN = 0.0  # the nearest must lead by more: a tie is no answer
+LLM_MIN = 0.5  # a language model's answer it is less sure of than this is no answer
 NAME = re.compile(r"^[a-z][a-z0-9_]{1,39}$")
 
 
@@ -497,6 +499,13 @@ def by_prototypes(
         if cos >= PROTOTYPE_MIN and cos - runner > PROTOTYPE_MARGIN:
             return Routed(best, "prototype", round(min(1.0, cos), 3), tuple(scores[:4]))
     return Routed("", "none", 0.0, tuple(scores[:4]))
+
+
+def by_llm(name: str, confidence: float) -> Routed:
+    """A language model's answer (``name`` "" for none) as a route, if it is sure enough."""
+    if name and confidence >= LLM_MIN:
+        return Routed(name, "llm", round(min(1.0, confidence), 3), ((name, confidence),))
+    return Routed("", "none", 0.0, ((name, confidence),) if name else ())
 
 
 def profile_of(name: str, intents: Sequence[IntentDef]) -> Profile:

@@ -1,12 +1,19 @@
 """Intent routing for a workspace: its vocabulary (the shipped intents with its own ``Intent``
 rows), their prototypes (each intent's examples embedded, once per process and model), and
-``route`` — forced, else rules, else prototypes, else the default (``memory.core.intents``
-decides; this module only fetches what it needs)."""
+``route`` — forced, else rules, else prototypes, else the workspace's language model when one
+is set, else none (``memory.core.intents`` decides; this module only fetches what it needs).
+
+The model is asked only about queries the rules and prototypes left open, with a short timeout
+(recall waits for it), and its answers are kept per workspace and query for ``ASKED_TTL``: an
+agent repeating a query does not pay twice. Its calls go through the workspace's budget and
+circuit breaker and are metered like extraction's; a failed call routes to none."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from django.utils import timezone
@@ -19,21 +26,28 @@ from memory.core.intents import (
     DEFAULTS,
     IntentDef,
     Routed,
+    by_llm,
     by_prototypes,
     by_rules,
     keyword_rules,
     vocabulary,
 )
 from memory.embeddings import embed_query, embedder
+from memory.extraction import llm
 from memory.models import Intent
+from memory.services.llm import Spent, gate, meter
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
 
 VOCABULARY_TTL = 60.0  # seconds a workspace's own intents are cached in this process
+ASK_TIMEOUT = 4.0  # seconds recall waits for the language model's answer
+ASKED_TTL = 3600.0  # seconds its answer to a query is kept
+ASKED_MAX = 4096  # answers kept in this process, the oldest forgotten first
 
 _lock = threading.Lock()
 _vocabularies: dict[int, tuple[float, list[IntentDef]]] = {}
 _prototypes: dict[tuple[str, str, tuple[str, ...]], tuple[tuple[float, ...], ...]] = {}
+_asked: OrderedDict[tuple[int, str, str, tuple[str, ...]], tuple[float, Routed]] = OrderedDict()
 
 
 def vocabulary_of(tenant_id: int) -> list[IntentDef]:
@@ -56,8 +70,12 @@ def vocabulary_of(tenant_id: int) -> list[IntentDef]:
 
 
 def forget_vocabulary(tenant_id: int) -> None:
+    """Drop what this process keeps of the workspace's intents (and the model's answers about
+    them)."""
     with _lock:
         _vocabularies.pop(tenant_id, None)
+        for key in [k for k in _asked if k[0] == tenant_id]:
+            del _asked[key]
 
 
 def prototypes_of(intents: Sequence[IntentDef]) -> dict[str, tuple[tuple[float, ...], ...]]:
@@ -103,7 +121,57 @@ def route(*, tenant_id: int, query: str | None, forced: str | None = None) -> Ro
     except Exception:
         return ruled
     near = by_prototypes(vector, prototypes)
-    return near if near.intent else Routed("", "none", 0.0, ruled.scores or near.scores)
+    if near.intent:
+        return near
+    asked = ask_model(tenant_id, query, intents)
+    if asked is not None and asked.intent:
+        return asked
+    return Routed("", "none", 0.0, ruled.scores or near.scores)
+
+
+def ask_model(tenant_id: int, query: str, intents: Sequence[IntentDef]) -> Routed | None:
+    """The workspace's language model's route for ``query`` (kept for ``ASKED_TTL``), or None
+    when there is no model to ask now or its call failed (metered either way)."""
+    allowed = gate(tenant_id)
+    if allowed.provider is None or not intents:
+        return None
+    names = tuple(d.name for d in intents)
+    key = (tenant_id, allowed.provider.model, " ".join(query.lower().split()), names)
+    now = time.monotonic()
+    with _lock:
+        kept = _asked.get(key)
+        if kept and now - kept[0] < ASKED_TTL:
+            _asked.move_to_end(key)
+            return kept[1]
+    provider = dataclasses.replace(allowed.provider, timeout=ASK_TIMEOUT)
+    offered = [(d.name, d.description) for d in intents]
+    try:
+        name, confidence, usage = llm.classify_intent(provider, query, offered)
+    except llm.ProviderError as error:
+        wasted = error.usage or llm.Usage(0, 0)
+        failed = Spent(
+            calls=1,
+            prompt_tokens=wasted.prompt_tokens,
+            completion_tokens=wasted.completion_tokens,
+            failures=1,
+            last_error=str(error),
+            failures_in_row=1,
+        )
+        meter(tenant_id=tenant_id, job_id=None, spent=failed)
+        return None
+    spent = Spent(
+        calls=1,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        succeeded=True,
+    )
+    meter(tenant_id=tenant_id, job_id=None, spent=spent)
+    routed = by_llm(name, confidence)
+    with _lock:
+        _asked[key] = (now, routed)
+        while len(_asked) > ASKED_MAX:
+            _asked.popitem(last=False)
+    return routed
 
 
 def known_names(tenant_id: int) -> list[str]:

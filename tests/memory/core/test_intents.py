@@ -3,7 +3,9 @@ vocabulary, units are tagged by their text, and a client's names are cleaned."""
 
 from memory.core.intents import (
     DEFAULTS,
+    LLM_MIN,
     IntentDef,
+    by_llm,
     by_prototypes,
     by_rules,
     clean_names,
@@ -21,6 +23,14 @@ def test_rules_route_what_they_are_sure_of_and_abstain_otherwise():
     assert by_rules("where did we leave off on the migration", DEFAULTS).intent == "status"
     unsure = by_rules("bananas", DEFAULTS)
     assert unsure.intent == "" and unsure.via == "none"
+
+
+def test_a_language_models_answer_routes_only_when_it_is_sure_enough():
+    sure = by_llm("debugging", 0.9)
+    assert (sure.intent, sure.via, sure.confidence) == ("debugging", "llm", 0.9)
+    assert by_llm("debugging", LLM_MIN - 0.01).intent == ""
+    none = by_llm("", 1.0)
+    assert (none.intent, none.via, none.scores) == ("", "none", ())
 
 
 def test_a_tenants_intent_joins_and_a_default_can_be_changed_or_disabled():
