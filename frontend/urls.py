@@ -77,6 +77,7 @@ workspace_patterns: list[URLPattern | URLResolver] = [
     path("tasks/<int:task_id>/", work.task_detail, name="task_detail"),
     path("tasks/steps/<int:step_id>/", work.step_detail, name="step_detail"),
     path("trace/<str:kind>/<int:unit_id>/", work.trace_view, name="trace"),
+    path("intents/", work.intents_page, name="intents"),
     path("knowledge/", knowledge.knowledge_home, name="knowledge"),
     path("knowledge/jobs/<int:job_id>/", knowledge.knowledge_job, name="knowledge_job"),
     path("knowledge/facts/<int:fact_id>/", knowledge.fact_detail, name="fact_detail"),

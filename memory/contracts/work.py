@@ -249,6 +249,10 @@ IntentName = Annotated[
 ]
 
 
+class IntentNameIn(Contract):
+    name: IntentName
+
+
 class IntentIn(Contract):
     description: Annotated[Text, Field(max_length=300)] | None = None
     keywords: list[Annotated[Text, Field(min_length=1, max_length=80)]] | None = Field(

@@ -4,6 +4,7 @@ per cause, the failed step red), a click on a node opens the step with its cause
 from __future__ import annotations
 
 from audit.actors import Actor
+from audit.models import AuditEvent
 from memory.contracts.work import StepIn
 from memory.services.tasks import step_record, task_end, task_open
 from tenants import rls
@@ -84,3 +85,64 @@ def test_the_playground_draws_the_candidates_on_the_objectives(page: object) -> 
     assert "vendor-import" in p.inner_text("[data-testid=mind-task]")  # type: ignore[attr-defined]
     assert "front" in p.inner_text("[data-testid=ranked]")  # type: ignore[attr-defined]
     shot(p, "playground-pareto")
+
+
+def test_an_admin_tries_a_query_adds_an_intent_and_disables_a_default(page: object) -> None:
+    p = page
+    cast = make_cast()
+    log_in(p, cast.admin.email)
+    p.goto("/t/acme/tasks/")  # type: ignore[attr-defined]
+    p.click("[data-testid=intents-link]")  # type: ignore[attr-defined]
+    p.wait_for_url("**/intents/")  # type: ignore[attr-defined]
+    table = p.inner_text("[data-testid=intents-table]")  # type: ignore[attr-defined]
+    assert "temporal" in table and "debugging" in table and "shipped" in table
+    p.fill("[data-testid=intent-try] input[name=q]", "which indemnity clause applies")  # type: ignore[attr-defined]
+    p.click("[data-testid=intent-try] button")  # type: ignore[attr-defined]
+    before = p.inner_text("[data-testid=intent-routed-name]")  # type: ignore[attr-defined]
+    assert before != "contract"
+    # a new intent, routed by its keyword at once
+    p.fill("[data-testid=intent-add] input[name=name]", "contract")  # type: ignore[attr-defined]
+    p.fill("[data-testid=intent-add] input[name=description]", "contract terms")  # type: ignore[attr-defined]
+    p.fill("[data-testid=intent-add] textarea[name=keywords]", "indemnity\nclause")  # type: ignore[attr-defined]
+    p.click("[data-testid=intent-add] button")  # type: ignore[attr-defined]
+    assert "Intent contract saved" in p.inner_text("main")  # type: ignore[attr-defined]
+    p.fill("[data-testid=intent-try] input[name=q]", "which indemnity clause applies")  # type: ignore[attr-defined]
+    p.click("[data-testid=intent-try] button")  # type: ignore[attr-defined]
+    assert p.inner_text("[data-testid=intent-routed-name]") == "contract"  # type: ignore[attr-defined]
+    assert "by rules" in p.inner_text("[data-testid=intent-routed-via]")  # type: ignore[attr-defined]
+    bars = p.locator("[data-testid=intent-scores] .score-won")  # type: ignore[attr-defined]
+    assert bars.count() == 1
+    shot(p, "intents-try")
+    # the same name again is refused, naming the field, and keeps what was typed
+    p.fill("[data-testid=intent-add] input[name=name]", "contract")  # type: ignore[attr-defined]
+    p.click("[data-testid=intent-add] button")  # type: ignore[attr-defined]
+    assert "already has an intent" in p.inner_text("[data-testid=intent-error]")  # type: ignore[attr-defined]
+    assert p.input_value("[data-testid=intent-add] input[name=name]") == "contract"  # type: ignore[attr-defined]
+    # a default switched off, then reset to as shipped
+    p.click("[data-testid=intent-edit-planning] summary")  # type: ignore[attr-defined]
+    p.uncheck("[data-testid=intent-edit-planning] input[name=enabled]")  # type: ignore[attr-defined]
+    p.click("[data-testid=intent-save-planning]")  # type: ignore[attr-defined]
+    row = p.locator("tr[data-intent=planning]")  # type: ignore[attr-defined]
+    assert row.locator("[data-testid=intent-disabled]").count() == 1
+    assert "6 shipped rules" in row.inner_text()  # saving the form added no keywords
+    p.click("[data-testid=intent-edit-planning] summary")  # type: ignore[attr-defined]
+    examples = p.input_value("[data-testid=intent-edit-planning] textarea[name=examples]")  # type: ignore[attr-defined]
+    assert len(examples.splitlines()) == 16 and "{" not in examples
+    shot(p, "intents-vocabulary")
+    p.click("[data-testid=intent-reset-planning]")  # type: ignore[attr-defined]
+    assert row.locator("[data-testid=intent-disabled]").count() == 0
+    with rls.tenant_scope(cast.tenant.pk):
+        verbs = list(
+            AuditEvent.objects.filter(tenant=cast.tenant, verb__startswith="intent.")
+            .order_by("pk")
+            .values_list("verb", "target_label")
+        )
+    assert verbs == [
+        ("intent.set", "contract"), ("intent.set", "planning"), ("intent.reset", "planning")
+    ]  # fmt: skip
+    # a member reads the vocabulary and tries queries, but cannot change it
+    p.context.clear_cookies()  # type: ignore[attr-defined]
+    log_in(p, cast.member.email)
+    p.goto("/t/acme/intents/")  # type: ignore[attr-defined]
+    assert p.locator("[data-testid=intent-add]").count() == 0  # type: ignore[attr-defined]
+    assert "contract" in p.inner_text("[data-testid=intents-table]")  # type: ignore[attr-defined]

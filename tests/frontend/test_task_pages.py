@@ -77,3 +77,34 @@ def test_another_workspace_gets_404_for_these_pages(cast: Cast, client: Client) 
     assert client.get(f"{theirs}/trace/step/{steps[0]}/").status_code == 404
     assert b"fix-billing" not in client.get(f"{theirs}/tasks/").content
     assert client.get(f"/t/{cast.tenant.slug}/tasks/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_intents_page_is_read_by_members_changed_by_admins_and_checks_what_it_is_sent(
+    cast: Cast, client: Client
+) -> None:
+    base = f"/t/{cast.tenant.slug}/intents/"
+    client.force_login(cast.member)
+    shown = client.get(base, {"q": "when did we move the database to Postgres"})
+    assert shown.status_code == 200 and b"temporal" in shown.content
+    assert b'data-testid="intent-add"' not in shown.content
+    assert b"by rules" in shown.content and b"score-won" in shown.content
+    refused = client.post(base, {"action": "add", "name": "contract", "keywords": "clause"})
+    assert refused.status_code == 403
+    client.force_login(cast.admin)
+    bad = client.post(base, {"action": "add", "name": "Bad Name!"})
+    assert bad.status_code == 400 and b"name" in bad.content
+    long = client.post(base, {"action": "add", "name": "legal", "keywords": "x" * 81})
+    assert long.status_code == 400 and b"keywords" in long.content
+    missing = client.post(base, {"action": "reset", "name": "contract"})
+    assert missing.status_code == 404  # nothing of its own to reset
+    added = client.post(
+        base, {"action": "add", "name": "contract", "keywords": "clause\n\n indemnity \n"}
+    )
+    assert added.status_code == 302
+    again = client.get(base, {"q": "which indemnity clause applies"})
+    assert b"<code>clause</code> <code>indemnity</code>" in again.content
+    assert b'<textarea name="keywords" rows="3">clause\nindemnity</textarea>' in again.content
+    assert re.search(rb'data-testid="intent-routed-name">contract<', again.content)
+    client.force_login(cast.outsider)
+    assert client.get(base).status_code == 404

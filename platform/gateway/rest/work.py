@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from base.contracts import Contract, validated
+from base.contracts import validated
 from base.pagination import page_of
 from gateway.rest.base import TenantAPIView, answer
 from gateway.rest.memory import MemoryAPIView
@@ -17,7 +17,7 @@ from memory import selectors
 from memory.contracts.work import (
     IntentIn,
     IntentList,
-    IntentName,
+    IntentNameIn,
     StepIn,
     StepRecordedOut,
     TaskDetailOut,
@@ -136,10 +136,6 @@ class TraceView(TenantAPIView):
         return answer(present_trace(work.trace_of(tenant=self.tenant, kind=data.kind, id=unit_id)))
 
 
-class _Name(Contract):
-    name: IntentName
-
-
 class IntentListView(TenantAPIView):
     """The workspace's intent vocabulary: the shipped intents (as changed here) and its own."""
 
@@ -159,7 +155,7 @@ class IntentDetailView(TenantAPIView):
         request=IntentIn, responses=with_errors(VocabularyIntentOut), summary="Set an intent"
     )
     def put(self, request: Request, intent: str) -> Response:
-        name = validated(_Name, {"name": intent}).name
+        name = validated(IntentNameIn, {"name": intent}).name
         data = self.body(IntentIn)
         intents.intent_set(tenant=self.tenant, actor=self.actor, name=name, **data.model_dump())
         listed = intents.intents_listed(tenant=self.tenant)
@@ -167,6 +163,6 @@ class IntentDetailView(TenantAPIView):
 
     @extend_schema(responses=with_errors(None, 204), summary="Reset an intent")
     def delete(self, request: Request, intent: str) -> Response:
-        name = validated(_Name, {"name": intent}).name
+        name = validated(IntentNameIn, {"name": intent}).name
         intents.intent_reset(tenant=self.tenant, actor=self.actor, name=name)
         return Response(status=204)
