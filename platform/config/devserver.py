@@ -166,9 +166,9 @@ def main() -> int:
         print("Migrating the database ...", flush=True)
         owner_url = env.get("DATABASE_OWNER_URL") or env["DATABASE_URL"]
         _manage({**env, "DATABASE_URL": owner_url}, "migrate", "--noinput")
-        state = json.loads(
-            _manage(env, "demo_bootstrap", "--state", str(var_dir(PROFILE) / "demo.json"))
-        )
+        state_file = str(var_dir(PROFILE) / "demo.json")
+        state = json.loads(_manage(env, "demo_bootstrap", "--state", state_file))
+        print(_manage(env, "demo_seed", "--state", state_file).strip(), flush=True)
         names = queues(PROFILE)
         children = [
             Child(
