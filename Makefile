@@ -18,12 +18,13 @@ FINGERPRINT_ARGS ?=
 LOAD_ARGS ?=
 RELIABILITY_ARGS ?=
 
-.PHONY: help install run test lint fmt bench bench-quality bench-memorybank bench-firewall bench-knowledge firewall-model bench-dashboard bench-fingerprint bench-load reliability browser clean
+.PHONY: help install run test tour lint fmt bench bench-quality bench-memorybank bench-firewall bench-knowledge firewall-model bench-dashboard bench-fingerprint bench-load reliability browser clean
 
 help:
 	@echo "make run    start Mnemo (embedded Postgres + Redis, web server, Celery worker)"
 	@echo "make test   run the whole test suite against real services"
 	@echo "make lint   ruff + mypy"
+	@echo "make tour   the README tour's screenshots again (docs/tour/)"
 	@echo "make bench  recall/remember speed at 10k and 100k engrams vs baselines"
 	@echo "make bench-quality  LongMemEval_S retrieval: Mnemo vs BM25 vs dense"
 	@echo "make bench-memorybank  MemoryBank retrieval against labelled gold evidence"
@@ -64,6 +65,10 @@ run: install
 
 test: install browser
 	$(PY) -m config.embedded --profile test -- $(PY) -m pytest $(PYTEST_ARGS)
+
+# The README tour's screenshots, taken again by its browser test into docs/tour/.
+tour: install browser
+	MNEMO_TOUR_DIR=$(CURDIR)/docs/tour $(PY) -m config.embedded --profile test -- $(PY) -m pytest -q tests/e2e/test_tour.py
 
 # Speed over REST against baselines (see bench/recall.py); data kept in var/bench.
 bench: install

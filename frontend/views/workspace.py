@@ -116,8 +116,11 @@ def client_snippets(tenant: Tenant) -> list[dict[str, str]]:
                 f'    http = httpx2.AsyncClient(headers={{"Authorization": "{auth}"}})\n'
                 f'    transport = streamable_http_client("{url}", http_client=http)\n'
                 "    async with Client(transport) as mnemo:\n"
-                '        result = await mnemo.call_tool("whoami", {})\n'
-                "        print(result.content[0].text)\n\n\n"
+                "        # this client keeps no session between calls: name the role in each\n"
+                "        found = await mnemo.call_tool(\n"
+                '            "recall", {"role": "code-reviewer", "query": "pull requests"}\n'
+                "        )\n"
+                "        print(found.content[0].text)\n\n\n"
                 "asyncio.run(main())"
             ),
         },

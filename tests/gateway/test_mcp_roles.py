@@ -5,6 +5,8 @@ between calls; clients on the sessionless 2026 protocol name the role in each ca
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import httpx2
@@ -12,6 +14,9 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from audit.actors import Actor
+from frontend.views.workspace import KEY_PLACEHOLDER, client_snippets
+from memory.contracts import EngramIn
+from memory.services.remember import engrams_remember
 from roles.contracts import RoleCreateIn
 from roles.services import role_create
 from tenants import rls
@@ -191,3 +196,26 @@ def test_ending_the_session_forgets_its_active_role(live_url: str) -> None:
     assert httpx2.delete(url, headers=with_session).status_code == 204
     after = httpx2.post(url, json=whoami, headers=with_session).text
     assert "no active role in this session" in after
+
+
+def test_the_connect_pages_python_snippet_runs_and_reads_a_roles_memory(live_url: str) -> None:
+    cast = make_cast()
+    _, secret = make_key(cast.tenant)
+    actor = Actor.for_user(cast.member, role="member")
+    with rls.tenant_scope(cast.tenant.pk):
+        engrams_remember(
+            tenant=cast.tenant,
+            actor=actor,
+            network_key="role:code-reviewer",
+            items=[EngramIn(content="Pull requests on payments need two approvals.")],
+            source="test",
+        )
+    snippet = next(s for s in client_snippets(cast.tenant) if s["id"] == "python")["code"]
+    code = snippet.replace(KEY_PLACEHOLDER, secret).replace(
+        cast.tenant.mcp_url, f"{live_url}/t/{cast.tenant.slug}/mcp"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "two approvals" in done.stdout

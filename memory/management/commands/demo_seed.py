@@ -69,7 +69,8 @@ ROLE_MEMORIES = {
 }
 
 CONVERSATION = [  # (days ago, speaker, what they said)
-    (60, "Maya", "Hi Tom, I'm Maya. I work at Northwind as a data engineer and I live in Lisbon."),
+    (60, "Maya", "Nice to meet the team! I work at Northwind as a data engineer and I live "
+                 "in Lisbon."),
     (60, "Tom", "Nice to meet you, Maya. I lead the checkout team; we deploy every Tuesday."),
     (59, "Maya", "The nightly vendor import runs at 02:00 UTC and loads vendors.csv into the "
                  "warehouse."),
@@ -87,7 +88,7 @@ STEPS = [
            observation="UnicodeDecodeError at byte 0xe9 in vendors.csv, line 4211",
            outcome="failure"),
     StepIn(step="s2", action="open vendors.csv in a hex viewer around line 4211",
-           action_type="read", observation="the file is latin-1: 'Café Lumière' is e9 not c3 a9"),
+           action_type="read", observation="the file is latin-1: the é of Café is the byte e9"),
     StepIn(step="s3", action="set encoding: latin-1 for vendors.csv in import.yaml",
            action_type="edit", caused_by=["s2"]),
     StepIn(step="s4", action="rerun the nightly vendor import", action_type="run",
