@@ -305,15 +305,20 @@ def main() -> None:
         print(f"{len(questions)} of {before} questions have their haystack built")
     actor = Actor.system("longmemeval")
     every = frozenset({"text", "vector", "activation"})
-    # "mnemo" selects by Pareto fronts (the default); "mnemo score" by the one score it had
-    # before (relevance weighted by salience), "mnemo sum" by the sum of the three objectives
-    variants = {"mnemo": (every, "pareto"), "mnemo score": (every, "score")}
+    # "mnemo" selects as recall does by default (auto: Pareto fronts with a task at hand, else
+    # the score); "mnemo pareto" forces the fronts, "mnemo score" the one score (relevance
+    # weighted by salience), "mnemo sum" the sum of the three objectives
+    variants = {
+        "mnemo": (every, "auto"),
+        "mnemo pareto": (every, "pareto"),
+        "mnemo score": (every, "score"),
+    }
     if args.selections:
         variants["mnemo sum"] = (every, "sum")
     if args.ablation:
         for channel in sorted(every):
-            variants[f"-{channel}"] = (every - {channel}, "pareto")
-            variants[f"{channel} only"] = (frozenset({channel}), "pareto")
+            variants[f"-{channel}"] = (every - {channel}, "auto")
+            variants[f"{channel} only"] = (frozenset({channel}), "auto")
     ks = [5, 10]
     totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     by_type: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))

@@ -103,7 +103,7 @@ def playground(request: TenantRequest, network: str) -> HttpResponse:
         "speaker": "",
         "task": "",
         "intent": "",
-        "selection": "pareto",
+        "selection": "auto",
     }
     form.update({k: request.GET[k] for k in form if k in request.GET})
     context = {
@@ -112,7 +112,7 @@ def playground(request: TenantRequest, network: str) -> HttpResponse:
         "modes": RECALL_MODES,
         "networks": networks_of(request),
         "intents": known_names(request.tenant.pk),
-        "selections": ("pareto", "sum", "score"),
+        "selections": ("auto", "pareto", "sum", "score"),
     }
     if request.GET.get("run"):
         try:

@@ -334,9 +334,10 @@ class RecallIn(MemoryTarget):
         description="the task at hand (its key): its steps are candidates and coherence "
         "with its latest step counts",
     )
-    selection: Literal["pareto", "sum", "score"] = Field(
-        "pareto",
-        description="pareto: non-dominated fronts over relevance, salience and coherence; "
+    selection: Literal["auto", "pareto", "sum", "score"] = Field(
+        "auto",
+        description="auto (default): pareto when there is a task at hand, else score; "
+        "pareto: non-dominated fronts over relevance, salience and coherence; "
         "sum: the top k by their sum; score: by relevance weighted by salience alone",
     )
     objectives: StrictBool = Field(
@@ -612,7 +613,9 @@ class MindOut(Output):
         None, description="set when the network holds no memories: what to do instead"
     )
     intent: IntentOut | None = Field(None, description="how the query was routed")
-    selection: str = Field("pareto", description="pareto, sum or score")
+    selection: str = Field(
+        "score", description="how the engrams were picked: pareto, sum or score (auto resolved)"
+    )
     task: str | None = Field(None, description="the task the recall was scoped to")
     objectives: list[ObjectiveOut] = Field(
         default_factory=list,

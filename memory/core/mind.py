@@ -125,7 +125,7 @@ class Mind:
     intent: str = ""  # the query's intent ("" for none)
     intent_via: str = ""  # forced | rules | prototype | llm | none
     intent_confidence: float = 0.0
-    selection: str = "pareto"  # pareto | sum | score
+    selection: str = "score"  # how the engrams were picked: pareto | sum | score
     task: str = ""  # the task the recall was scoped to (its key)
     objectives: list[Objective] = field(default_factory=list)  # the sorted candidates
     open_tasks: list[OpenTask] = field(default_factory=list)  # prime: work in progress

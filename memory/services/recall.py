@@ -101,7 +101,7 @@ class RecallOptions:
     past: bool | None = None  # earlier values of their slots too (None: if the query asks)
     intent: str | None = None  # forced (else routed)
     task: str | None = None  # the task at hand, by key
-    selection: str = "pareto"  # pareto | sum | score
+    selection: str = "auto"  # auto (pareto with a task at hand, else score) | pareto | sum | score
     objectives: bool = False  # keep every sorted candidate's objectives on the Mind
 
     @classmethod
@@ -764,11 +764,12 @@ def _run(
     coherent = _coherence(candidates, scored, focus, mind.intent, query)
     twins = _twins(network, scored, options.k, coherent)
     places: dict[int, Placed] = {}
-    mind.selection = options.selection
-    if options.selection == "pareto":
+    selection = selection_for(options.selection, focus)
+    mind.selection = selection
+    if selection == "pareto":
         quotas = {**TYPE_QUOTA, **profile.quotas}
         chosen, mind.suppressed, places = select_pareto(scored, options.k, coherent, twins, quotas)
-    elif options.selection == "sum":
+    elif selection == "sum":
         chosen, mind.suppressed = select_sum(scored, options.k, coherent, twins)
     else:
         chosen, mind.suppressed = select(scored, options.k, twins)
@@ -823,7 +824,7 @@ def _run(
         options.token_budget,
         mind.facts,
         mind.skills,
-        in_order=options.selection != "score",
+        in_order=selection != "score",
         notes=notes,
     )
     mind.context, mind.context_tokens, mind.context_ids = packed.text, packed.tokens, packed.ids
@@ -1033,6 +1034,16 @@ def _twins(
             [network.tenant_id, network.pk, ids, ids, 1 - DUPLICATE_COSINE],
         )
         return frozenset(frozenset(pair) for pair in cursor.fetchall())
+
+
+def selection_for(asked: str, focus: Focus | None) -> str:
+    """The selection a recall uses: what it asked for, and for ``auto`` Pareto fronts when a
+    task is at hand (coherence with its DAG is then an objective worth trading for), else the
+    single score — with no task, a front over relevance and salience alone admits salient but
+    irrelevant memories (LongMemEval_S: evidence@10 0.808 by fronts, 0.875 by the score)."""
+    if asked != "auto":
+        return asked
+    return "pareto" if focus is not None else "score"
 
 
 def _coherence(
