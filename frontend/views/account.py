@@ -16,6 +16,7 @@ from base.errors import MnemoError
 from frontend.forms import LoginForm, SignupForm, WorkspaceForm
 from tenants import services
 from tenants.access import invitation_for_token
+from tenants.models import User
 from tenants.requests import UserRequest
 from tenants.selectors import memberships_for_user
 
@@ -72,10 +73,30 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             if invite:
-                return redirect(invite)
+                return _join(request, user, invite)
             messages.success(request, f"Welcome to Mnemo. {tenant.name} is ready.")
             return redirect("keys", slug=tenant.slug)
     return render(request, "frontend/signup.html", {"form": form, "next": invite})
+
+
+def _join(request: HttpRequest, user: User, invite: str) -> HttpResponse:
+    """Signing up from an invitation accepts it: the new account joins at once (else, a wrong
+    address or a spent link, the invitation page says why)."""
+    token = invite.removeprefix("/invite/").strip("/")
+    invitation = invitation_for_token(token=token, user=user)
+    if (
+        invitation is None
+        or not invitation.is_pending
+        or invitation.email.lower() != user.email.lower()
+    ):
+        return redirect(invite)
+    try:
+        services.invitation_accept(invitation=invitation, token=token, user=user)
+    except MnemoError as exc:
+        messages.error(request, exc.message)
+        return redirect(invite)
+    messages.success(request, f"Welcome to Mnemo. You joined {invitation.tenant.name}.")
+    return redirect("tenant_home", slug=invitation.tenant.slug)
 
 
 @login_required

@@ -57,6 +57,7 @@ def _context(request: TenantRequest, form: InviteForm, **extra: object) -> dict[
         "invitations": list(invitations_pending_for_tenant(tenant=tenant)) if manage else [],
         "form": form,
         "can_manage": manage,
+        "mail_delivers": settings.MAIL_DELIVERS,
         **extra,
     }
 

@@ -199,9 +199,11 @@ def _form_changes(request: TenantRequest, engram: Engram) -> dict[str, Any]:
     if content != engram.content.replace("\r\n", "\n"):
         changes["content"] = content
     schema = [w.strip() for w in post.get("schema", "").split(",") if w.strip()]
-    # The form shows the schema: kept as shown when only the content changes; an emptied field
-    # asks for it to be derived from the new content.
-    if schema != list(engram.schema) or (schema and "content" in changes):
+    # "derive again" (ticked by the page as soon as the content changes) files the memory under
+    # the cues of its new content; unticked, the schema is as the field says (emptied: derived).
+    if post.get("derive") == "on":
+        changes["schema"] = None
+    elif schema != list(engram.schema) or (schema and "content" in changes):
         changes["schema"] = schema or None
     if post.get("type", engram.type) != engram.type:
         changes["type"] = post["type"]

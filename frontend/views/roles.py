@@ -83,6 +83,26 @@ def _check_context(errors: list[DpmlError], preview: str) -> dict[str, Any]:
     }
 
 
+# the new role's template lines that are instructions to its author, not a role
+PLACEHOLDERS = ("You are …", "- The rules this expert always follows.",
+                "- What this expert knows that a generalist does not.")  # fmt: skip
+
+
+def placeholders_left(source: str) -> list[DpmlError]:
+    """A warning for each of the template's placeholder lines still in ``source``."""
+    return [
+        DpmlError(
+            "placeholder",
+            "still the template's placeholder: write what this role really is",
+            number,
+            line.index(line.strip()) + 1,
+            "warning",
+        )
+        for number, line in enumerate(source.splitlines(), 1)
+        if any(line.strip().startswith(p) for p in PLACEHOLDERS)
+    ]
+
+
 def _check(request: TenantRequest, source: str, kind: str, name: str) -> dict[str, Any]:
     check = dpml_validate(
         tenant=request.tenant,
@@ -91,7 +111,8 @@ def _check(request: TenantRequest, source: str, kind: str, name: str) -> dict[st
         title=name or "Untitled role",
         name=name or "preview",
     )
-    return _check_context(check.errors, check.preview)
+    found = list(check.errors) + (placeholders_left(source) if kind == "role" else [])
+    return _check_context(found, check.preview)
 
 
 @tenant_view()
@@ -158,7 +179,7 @@ def role_new(request: TenantRequest) -> HttpResponse:
             spec=None,
             data={
                 "source": NEW_ROLE,
-                "status": "active",
+                "status": "draft",  # a template is not a role yet: the author activates it
                 "name": "",
                 "slug": "",
                 "description": "",

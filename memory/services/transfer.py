@@ -303,6 +303,9 @@ class _Importer:
                 return None
             (self.cues if kind == "cue" else self.edges).append(data)
             return None
+        if kind is None:
+            self.fail(number, 'no "content": a memory is {"content": "…"} (or a cue or edge line)')
+            return None
         if kind != "engram":
             self.fail(number, f"unknown kind {kind!r}: engram, cue or edge")
             return None

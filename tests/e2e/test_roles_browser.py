@@ -44,7 +44,10 @@ def test_a_member_writes_a_role_sees_errors_as_they_type_and_an_agent_activates_
     assert "Line 7, col 5" in problem.inner_text()
     p.locator(".gutter [data-bad-line='7']").wait_for()  # type: ignore[attr-defined]
     shot(p, "role-editor-errors")
-    # saving an active role with errors keeps the text and says what to do
+    # a new role starts as a draft; saving it active with errors keeps the text and says what
+    # to do
+    assert p.input_value("select[name=status]") == "draft"  # type: ignore[attr-defined]
+    p.select_option("select[name=status]", "active")  # type: ignore[attr-defined]
     p.click("[data-testid=save]")  # type: ignore[attr-defined]
     assert "save as a draft" in p.inner_text("[data-testid=save-error]")  # type: ignore[attr-defined]
     assert "<rules>" in p.input_value("#source")  # type: ignore[attr-defined]

@@ -156,6 +156,19 @@
   // Chart.js is a deferred script after this one: draw once every deferred script has run.
   document.addEventListener("DOMContentLoaded", drawCharts);
 
+  // Editing a memory: a changed content is filed under its own words unless told otherwise.
+  document.addEventListener("input", function (event) {
+    var area = event.target;
+    if (!area.matches || !area.matches("[data-testid=engram-form] textarea[name=content]")) return;
+    var derive = area.form && area.form.querySelector("[data-derive]");
+    if (derive && !derive.dataset.touched) derive.checked = true;
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("[data-derive]")) {
+      event.target.dataset.touched = "1";
+    }
+  });
+
   // Live updates: the tenant's memory events over a websocket.
   function liveItem(engram, network, slug) {
     var li = document.createElement("li");
@@ -193,12 +206,23 @@
     document.querySelectorAll("[data-live-network]").forEach(function (holder) {
       var wanted = holder.getAttribute("data-live-network");
       if (wanted !== "*" && wanted !== event.network) return;
-      var list = holder.querySelector("[data-testid=live-feed]");
+      // the newest on top: a page's own live feed, or the list of recent memories itself
+      var list = holder.querySelector("[data-testid=live-feed], [data-live-list]");
       if (!list) return;
+      var empty = list.querySelector("[data-empty]");
+      if (empty) empty.remove();
       (event.engrams || []).forEach(function (engram) {
+        if (list.querySelector('[data-engram="' + engram.id + '"]')) return;
         list.insertBefore(liveItem(engram, event.network, slug), list.firstChild);
       });
       holder.hidden = false;
+    });
+    // the network picker's counts follow what is written while the page is open
+    document.querySelectorAll("option[data-network-option]").forEach(function (option) {
+      if (option.getAttribute("data-network-option") !== event.network) return;
+      var count = Number(option.getAttribute("data-count")) + (event.created || 0);
+      option.setAttribute("data-count", String(count));
+      option.textContent = event.network + " (" + count + ")";
     });
     document.querySelectorAll("tr[data-network]").forEach(function (row) {
       if (row.getAttribute("data-network") !== event.network) return;
@@ -210,7 +234,7 @@
   var main = document.querySelector("[data-tenant]");
   var listening = document.querySelector(
     "[data-live-network], #network-counts, tr[data-network], [data-live-reload], " +
-    "[data-moderation-badge]");
+    "[data-moderation-badge], option[data-network-option]");
   if (main && listening && "WebSocket" in window) {
     var slug = main.getAttribute("data-tenant");
     var delay = 1000;

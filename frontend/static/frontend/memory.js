@@ -35,7 +35,7 @@
   if (box) {
     var centre = box.getAttribute("data-center");
     var depth = Number(box.getAttribute("data-depth") || 2);
-    var cy = window.cytoscape({ container: box, style: style(), wheelSensitivity: 0.3 });
+    var cy = window.cytoscape({ container: box, style: style() });
     window.mnemoGraph = cy;
 
     var load = function () {
@@ -104,7 +104,7 @@
     var script = document.getElementById("mind-data");
     if (!holder || !script) return;
     var mind = JSON.parse(script.textContent);
-    var cy = window.cytoscape({ container: holder, style: style(), wheelSensitivity: 0.3 });
+    var cy = window.cytoscape({ container: holder, style: style() });
     var ids = {};
     var top = Math.max.apply(null, (mind.cues || []).map(function (c) { return c.energy; }).concat([0.01]));
     (mind.cues || []).forEach(function (c) {

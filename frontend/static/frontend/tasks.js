@@ -20,7 +20,6 @@
   var cy = window.cytoscape({
     container: box,
     elements: elements,
-    wheelSensitivity: 0.3,
     style: [
       { selector: "node", style: { "background-color": "data(colour)", label: "data(label)",
         "font-size": 10, "text-wrap": "wrap", "text-max-width": 140, "text-valign": "bottom",
