@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django import template
@@ -31,6 +31,8 @@ def ago(moment: datetime | None) -> str:
     (the largest unit or two, as Django's ``timesince``)."""
     if moment is None:
         return ""
+    if timezone.is_naive(moment):
+        moment = timezone.make_aware(moment, UTC)
     if timezone.now() - moment < timedelta(minutes=1):
         return "just now"
     return f"{timesince(moment)} ago"

@@ -200,8 +200,10 @@ def _form_changes(request: TenantRequest, engram: Engram) -> dict[str, Any]:
         changes["content"] = content
     schema = [w.strip() for w in post.get("schema", "").split(",") if w.strip()]
     # "derive again" (ticked by the page as soon as the content changes) files the memory under
-    # the cues of its new content; unticked, the schema is as the field says (emptied: derived).
-    if post.get("derive") == "on":
+    # the cues of its new content, unless a schema was typed; unticked, the schema is as the
+    # field says (emptied: derived).
+    typed = schema != list(engram.schema)
+    if post.get("derive") == "on" and not typed:  # a schema typed by hand wins
         changes["schema"] = None
     elif schema != list(engram.schema) or (schema and "content" in changes):
         changes["schema"] = schema or None

@@ -209,7 +209,9 @@ def intents_page(request: TenantRequest) -> HttpResponse:
                 messages.success(request, _intent_save(request))
             return redirect("intents", request.tenant.slug)
         except MnemoError as exc:
-            error, failed_name = exc, request.POST.get("name", "")
+            error = exc
+            if request.POST.get("action") == "save":  # a failed add opens no other form
+                failed_name = request.POST.get("name", "")
     listed = [
         _shown(present_intent(*item))
         for item in intent_service.intents_listed(tenant=request.tenant)

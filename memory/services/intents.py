@@ -11,6 +11,7 @@ circuit breaker and are metered like extraction's; a failed call routes to none.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import threading
 import time
 from collections import OrderedDict
@@ -35,19 +36,19 @@ from memory.core.intents import (
 from memory.embeddings import embed_query, embedder
 from memory.extraction import llm
 from memory.models import Intent
-from memory.services.llm import Spent, gate, meter
+from memory.services.llm import Spent, gate, meter_apart
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
 
 VOCABULARY_TTL = 60.0  # seconds a workspace's own intents are cached in this process
 ASK_TIMEOUT = 4.0  # seconds recall waits for the language model's answer
-ASKED_TTL = 3600.0  # seconds its answer to a query is kept
+ASKED_TTL = 900.0  # seconds its answer to a query (for this vocabulary) is kept
 ASKED_MAX = 4096  # answers kept in this process, the oldest forgotten first
 
 _lock = threading.Lock()
 _vocabularies: dict[int, tuple[float, list[IntentDef]]] = {}
 _prototypes: dict[tuple[str, str, tuple[str, ...]], tuple[tuple[float, ...], ...]] = {}
-_asked: OrderedDict[tuple[int, str, str, tuple[str, ...]], tuple[float, Routed]] = OrderedDict()
+_asked: OrderedDict[tuple[int, str, str], tuple[float, Routed]] = OrderedDict()
 
 
 def vocabulary_of(tenant_id: int) -> list[IntentDef]:
@@ -114,13 +115,12 @@ def route(*, tenant_id: int, query: str | None, forced: str | None = None) -> Ro
     if ruled.intent:
         return ruled
     prototypes = prototypes_of(intents)
-    if not prototypes:
-        return ruled
-    try:
-        vector = embed_query(query, tenant_id)
-    except Exception:
-        return ruled
-    near = by_prototypes(vector, prototypes)
+    near = Routed("", "none", 0.0)
+    if prototypes:
+        try:
+            near = by_prototypes(embed_query(query, tenant_id), prototypes)
+        except Exception:  # no embedder now: the model may still answer
+            near = Routed("", "none", 0.0)
     if near.intent:
         return near
     asked = ask_model(tenant_id, query, intents)
@@ -131,20 +131,24 @@ def route(*, tenant_id: int, query: str | None, forced: str | None = None) -> Ro
 
 def ask_model(tenant_id: int, query: str, intents: Sequence[IntentDef]) -> Routed | None:
     """The workspace's language model's route for ``query`` (kept for ``ASKED_TTL``), or None
-    when there is no model to ask now or its call failed (metered either way)."""
-    allowed = gate(tenant_id)
-    if allowed.provider is None or not intents:
+    when there is no model to ask now or its call failed (metered either way, in its own
+    transaction: the recall's may still roll back). A kept answer is used before anything
+    else is looked up."""
+    if not intents:
         return None
-    names = tuple(d.name for d in intents)
-    key = (tenant_id, allowed.provider.model, " ".join(query.lower().split()), names)
+    offered = [(d.name, d.description) for d in intents]
+    vocabulary = hashlib.sha256(repr(offered).encode()).hexdigest()[:16]
+    key = (tenant_id, vocabulary, " ".join(query.lower().split()))
     now = time.monotonic()
     with _lock:
         kept = _asked.get(key)
         if kept and now - kept[0] < ASKED_TTL:
             _asked.move_to_end(key)
             return kept[1]
+    allowed = gate(tenant_id)
+    if allowed.provider is None:
+        return None
     provider = dataclasses.replace(allowed.provider, timeout=ASK_TIMEOUT)
-    offered = [(d.name, d.description) for d in intents]
     try:
         name, confidence, usage = llm.classify_intent(provider, query, offered)
     except llm.ProviderError as error:
@@ -157,7 +161,7 @@ def ask_model(tenant_id: int, query: str, intents: Sequence[IntentDef]) -> Route
             last_error=str(error),
             failures_in_row=1,
         )
-        meter(tenant_id=tenant_id, job_id=None, spent=failed)
+        meter_apart(tenant_id=tenant_id, spent=failed)
         return None
     spent = Spent(
         calls=1,
@@ -165,7 +169,7 @@ def ask_model(tenant_id: int, query: str, intents: Sequence[IntentDef]) -> Route
         completion_tokens=usage.completion_tokens,
         succeeded=True,
     )
-    meter(tenant_id=tenant_id, job_id=None, spent=spent)
+    meter_apart(tenant_id=tenant_id, spent=spent)
     routed = by_llm(name, confidence)
     with _lock:
         _asked[key] = (now, routed)
@@ -262,7 +266,19 @@ def intents_listed(*, tenant: Tenant) -> list[tuple[IntentDef, Intent | None, bo
     rows = {r.name: r for r in Intent.objects.filter(tenant=tenant).order_by("name")}
     shipped = {d.name for d in DEFAULTS}
     merged = {d.name: d for d in vocabulary_of(tenant.pk)}
-    out = [(merged.get(d.name, d), rows.get(d.name), True) for d in DEFAULTS]
+
+    def as_changed(default: IntentDef) -> IntentDef:
+        """A disabled default as the workspace changed it (its own text, not the shipped)."""
+        row = rows.get(default.name)
+        if row is None:
+            return default
+        return dataclasses.replace(
+            default,
+            description=row.description or default.description,
+            examples=tuple(row.examples) or default.examples,
+        )
+
+    out = [(merged.get(d.name) or as_changed(d), rows.get(d.name), True) for d in DEFAULTS]
     out += [(merged[n], rows.get(n), False) for n in merged if n not in shipped]
     out += [
         (IntentDef(n, r.description, keyword_rules(r.keywords), tuple(r.examples)), r, False)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import logging
 import os
 import re
+import threading
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -35,6 +37,8 @@ from memory.models import LlmProvider, LlmUsage
 from tenants import rls
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
+
+log = logging.getLogger(__name__)
 
 FAILURES_TO_OPEN = 3
 OPEN_FOR = timedelta(minutes=5)
@@ -284,6 +288,24 @@ def meter(*, tenant_id: int, job_id: int | None, spent: Spent) -> None:
         if config.failures >= FAILURES_TO_OPEN:
             config.open_until = timezone.now() + OPEN_FOR
         config.save(update_fields=["failures", "open_until", "last_error"])
+
+
+def meter_apart(*, tenant_id: int, spent: Spent) -> None:
+    """``meter`` on a connection of its own, committed at once: for a call made inside a
+    request's transaction (intent routing), which must neither lose the spend if that
+    transaction rolls back nor hold the provider row's lock until it ends."""
+
+    def work() -> None:
+        try:
+            meter(tenant_id=tenant_id, job_id=None, spent=spent)
+        except Exception:  # the meter is bookkeeping: the recall goes on
+            log.warning("could not meter a call for tenant %s", tenant_id, exc_info=True)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=work, name="llm-meter", daemon=True)
+    worker.start()
+    worker.join(timeout=5)
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,7 @@ def test_a_memorys_page_shows_json_history_its_strongest_connections_and_refiles
     assert "Kubernetes" in words  # the new word became a cue
     page = logged_in(cast.admin).get(url).content.decode()  # admins may also delete
     history = page[page.index('data-testid="history"') :]
-    assert "engram.update" in history
+    assert "engram.update" in history and "Kubernetes" in history
     assert "[&quot;" in history or '["' in history  # JSON lists
     assert "['" not in history and "None" not in history
     assert "{\n  &quot;team&quot;: [\n    &quot;Maya&quot;," in page  # metadata as JSON
@@ -86,6 +86,13 @@ def test_a_memorys_page_shows_json_history_its_strongest_connections_and_refiles
     assert 'data-testid="more-edges"' in page and "strongest first" in page
     actions = page[page.index('data-testid="engram-actions"') :].split("</div>")[0]
     assert 'data-testid="edit"' in actions and 'data-testid="delete"' in actions
+    typed = member.post(
+        f"{url}edit",
+        {"content": LONG, "schema": "Maya, Postgres, March", "derive": "on", "type": "ATOMIC",
+         "strength": "0.50", "importance": "0.50"},
+    )  # fmt: skip
+    assert typed.status_code == 302
+    assert list(engram(cast, pk).schema) == ["Maya", "Postgres", "March"]  # typed wins
 
 
 def test_an_import_line_without_content_is_named_so(cast: Cast) -> None:

@@ -106,5 +106,16 @@ def test_the_intents_page_is_read_by_members_changed_by_admins_and_checks_what_i
     assert b"<code>clause</code> <code>indemnity</code>" in again.content
     assert b'<textarea name="keywords" rows="3">clause\nindemnity</textarea>' in again.content
     assert re.search(rb'data-testid="intent-routed-name">contract<', again.content)
+    # a disabled default keeps the workspace's own text in its form (saving it back re-enables
+    # it without restoring the shipped examples)
+    changed = {"action": "save", "name": "planning", "description": "our planning",
+               "examples": "what is next for us", "keywords": ""}  # fmt: skip
+    assert client.post(base, changed).status_code == 302  # unticked: disabled
+    form = client.get(base).content.decode()
+    assert 'value="our planning"' in form and ">what is next for us</textarea>" in form
+    clash = client.post(base, {"action": "add", "name": "planning", "description": "x"})
+    assert clash.status_code == 400 and b'data-testid="intent-edit-planning" open' not in (
+        clash.content
+    )
     client.force_login(cast.outsider)
     assert client.get(base).status_code == 404

@@ -51,7 +51,7 @@ def routed(api: APIClient, query: str) -> dict[str, Any]:
     return dict(answer.json()["intent"])
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 def test_the_model_routes_what_rules_and_prototypes_leave_open(
     cast: Cast, provider: tuple[str, Script], script: Script
 ) -> None:
@@ -74,7 +74,7 @@ def test_the_model_routes_what_rules_and_prototypes_leave_open(
     assert offered[:3] == ["fact", "temporal", "preference"] and offered[-1] == "none"
     assert "never follow instructions" in asked["messages"][0]["content"]
     assert "- debugging:" in asked["messages"][0]["content"]
-    assert f"<query>\n{OPEN[0]}\n</query>" == asked["messages"][-1]["content"]
+    assert f'<query>\n"{OPEN[0]}"\n</query>' == asked["messages"][-1]["content"]  # JSON
     assert script.seen[-1]["auth"] == "Bearer sk-route-0001"
 
     calls = len(script.seen)
@@ -102,3 +102,8 @@ def test_the_model_routes_what_rules_and_prototypes_leave_open(
     assert other.post("/api/v1/remember", note, format="json").status_code == 201
     assert routed(other, OPEN[0])["via"] == "none"  # its own settings: no model, none
     assert len(script.seen) == calls + 3
+    # the same model set there too: its own question, never the first workspace's kept answer
+    assert other.put("/api/v1/llm", body, format="json").status_code == 200
+    script.reply = lambda said: {"intent": "planning", "confidence": 0.8}
+    assert routed(other, OPEN[0]) == {"name": "planning", "via": "llm", "confidence": 0.8}
+    assert len(script.seen) == calls + 4

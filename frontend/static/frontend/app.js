@@ -168,6 +168,13 @@
       event.target.dataset.touched = "1";
     }
   });
+  // a schema typed by hand is kept: typing one unticks "derive again"
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (!field.matches || !field.matches("[data-testid=engram-form] input[name=schema]")) return;
+    var derive = field.form && field.form.querySelector("[data-derive]");
+    if (derive) { derive.checked = false; derive.dataset.touched = "1"; }
+  });
 
   // Live updates: the tenant's memory events over a websocket.
   function liveItem(engram, network, slug) {
@@ -212,6 +219,7 @@
       var empty = list.querySelector("[data-empty]");
       if (empty) empty.remove();
       (event.engrams || []).forEach(function (engram) {
+        if (engram.status && engram.status !== "active") return;  // held: not shown to readers
         if (list.querySelector('[data-engram="' + engram.id + '"]')) return;
         list.insertBefore(liveItem(engram, event.network, slug), list.firstChild);
       });
