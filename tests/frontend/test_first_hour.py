@@ -129,6 +129,8 @@ def test_recall_answers_metadata_as_an_object_like_the_engrams_list(cast: Cast) 
     seed(cast, [{"content": "Maya likes window seats", "metadata": {"source": "crm"}}])
     api = bearer(APIClient(), make_key(cast.tenant)[1])
     asked = {"network": "default", "query": "window seats", "record": False}
-    recalled = api.post("/api/v1/recall", asked, format="json").json()["engrams"][0]
+    answer = api.post("/api/v1/recall", asked, format="json").json()
+    assert answer["selection"] == "score"  # auto: no task at hand, so not Pareto fronts
+    recalled = answer["engrams"][0]
     listed = api.get("/api/v1/engrams", {"network": "default"}).json()["engrams"][0]
     assert recalled["metadata"] == listed["metadata"] == {"source": "crm"}
