@@ -23,6 +23,7 @@ process on exactly the turns Mnemo holds.
 from __future__ import annotations
 
 import argparse
+import json
 import lzma
 import math
 import os
@@ -42,8 +43,6 @@ MAX_TURN_CHARS = 4000  # LongMemEval turns are long; the embedding model reads 2
 
 
 def load(path: Path) -> dict:
-    import json
-
     with lzma.open(path) as handle:
         return json.load(handle)
 
@@ -247,6 +246,9 @@ def main() -> None:
     )
     parser.add_argument("--questions", type=int, default=60)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--types", default="", help="only these question types (comma-separated), e.g. to study one"
+    )
     parser.add_argument("--budget", type=int, default=2000, help="context tokens")
     parser.add_argument(
         "--ablation", action="store_true", help="also Mnemo with one channel left out, and alone"
@@ -261,6 +263,11 @@ def main() -> None:
         "--built-only",
         action="store_true",
         help="only the questions whose haystack this index already holds (no new builds)",
+    )
+    parser.add_argument(
+        "--dump",
+        default="",
+        help="write each question's rankings here (JSON lines), to study misses",
     )
     args = parser.parse_args()
     migrate()
@@ -281,7 +288,9 @@ def main() -> None:
     from tenants.services import tenant_create, user_create
 
     data = load(DATA)
-    questions = pick(data["questions"], args.questions, args.seed)
+    wanted = {kind.strip() for kind in args.types.split(",") if kind.strip()}
+    pool = [q for q in data["questions"] if not wanted or q["question_type"] in wanted]
+    questions = pick(pool, args.questions, args.seed)
     owner = User.objects.filter(email="lme@mnemo.local").first() or user_create(
         email="lme@mnemo.local", password="longmemeval-bench-only"
     )
@@ -359,6 +368,16 @@ def main() -> None:
         sims = matrix @ q
         ranked["dense"] = list(np.argsort(-sims)[:50])
         ranked["hybrid"] = rrf([ranked["bm25"], ranked["dense"]])[:50]
+        if args.dump:
+            with open(args.dump, "a") as dump:
+                record = {
+                    "id": question["question_id"],
+                    "type": question["question_type"],
+                    "question": question["question"],
+                    "gold": [i for i, t in enumerate(turns) if t["gold"]],
+                    "ranked": {m: [int(i) for i in order] for m, order in ranked.items()},
+                }
+                dump.write(json.dumps(record) + "\n")
         for method, order in ranked.items():
             for name, value in metrics(order, turns, question, ks, args.budget, tokens).items():
                 totals[method][name].append(value)

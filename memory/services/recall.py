@@ -550,6 +550,7 @@ def _by_activation(
 SPOKEN = "AND lower(metadata->>'speaker') = lower(%s)"  # the speaker filter, in every channel
 TEXT_DF_CAP = 1000  # a word in more engrams still scores (low IDF) but finds no candidates
 TEXT_ROWS = 3000  # the rarest words find the candidates while they hold this many engrams
+TF_SCALE = 1.6449340668  # π²/6: ts_rank's normalisation, undone (see _by_text)
 DF_TTL = 300  # seconds a word's document frequency is cached (it moves slowly)
 BM25_K1, BM25_B = 1.2, 0.75
 STATS_TTL = 60  # seconds the network's size and mean length are cached
@@ -605,8 +606,10 @@ def _by_text(
     out), ranked in SQL. Document frequencies are counted per query word, each count stopping
     at TEXT_DF_CAP: the rarest words find the candidates (at most TEXT_ROWS engrams are
     scored), every word scores them; when every word is that common, the engrams holding the
-    two least common together are the candidates. A term
-    counts once per engram (chat messages rarely repeat a word). Returns {engram id: BM25
+    two least common together are the candidates. A word repeated in an engram counts a
+    little more each time (sum of 1/j², see TF_SCALE): a plain BM25 term frequency let long
+    messages that repeat a word outrank the one that answers, and counting it once lost the
+    long answers that dwell on it (measured in DECISIONS). Returns {engram id: BM25
     score} and the score of an engram of average length holding every query word (to scale
     scores into [0, 1])."""
     with connection.cursor() as cursor:
@@ -636,13 +639,23 @@ def _by_text(
         if joiner == " && ":
             finders = sorted((i for i, df in enumerate(dfs) if df), key=dfs.__getitem__)[:2]
         scoring = [i for i, weight in enumerate(weights) if weight > 0]
-        matched = " + ".join("%s::float8 * (search @@ %s::tsquery)::int" for _ in scoring) or "0"
+        # each word's term frequency, softened: ts_rank with every weight 1 is
+        # sum(1/j², j = 1..tf) / (π²/6) for a one-word query, so TF_SCALE × it reads 1 for a
+        # word said once, 1.25 twice, 1.36 three times (a word repeated counts, a little)
+        frequencies = ", ".join(
+            f"ts_rank('{{1,1,1,1}}', search, %s::tsquery) * {TF_SCALE} AS f{n}"
+            for n in range(len(scoring))
+        )
+        summed = (
+            " + ".join(f"%s::float8 * f{n} / (f{n} + norm)" for n in range(len(scoring))) or "0"
+        )
         found = joiner.join("%s::tsquery" for _ in finders)
         spoken = SPOKEN if speaker else ""
-        params: list[str | int | float] = []
-        for i in scoring:
-            params += [weights[i], quoted[i]]
-        params += [BM25_K1 + 1, BM25_K1, BM25_B, BM25_B, mean_length]
+        # in the statement's order: the weights, then each word's frequency, then the length
+        params: list[str | int | float] = [weights[i] for i in scoring]
+        params.append(BM25_K1 + 1)
+        params += [quoted[i] for i in scoring]
+        params += [BM25_K1, BM25_B, BM25_B, mean_length]
         # all common words: a thousand engrams holding them all are as good as any others
         rows_scored = TEXT_ROWS if joiner == " || " else TEXT_ROWS // 3
         params += [network.tenant_id, network.pk, *(quoted[i] for i in finders)]
@@ -653,12 +666,14 @@ def _by_text(
         # (btree_gin compares bigint with bigint only): else every network's matches are read
         cursor.execute(
             f"""
-            SELECT id, ({matched}) * %s::float8 / (1 + %s::float8
-                   * (1 - %s::float8 + %s::float8 * token_count / %s::float8)) AS bm25
-              FROM (SELECT id, search, token_count FROM memory_engram
-                     WHERE tenant_id = %s AND network_id = %s::bigint
-                       AND status = 'active' AND search @@ ({found}) {spoken}
-                     LIMIT %s) hits
+            SELECT id, ({summed}) * %s::float8 AS bm25
+              FROM (SELECT id, {frequencies or "0 AS f"},
+                           %s::float8 * (1 - %s::float8 + %s::float8 * token_count / %s::float8)
+                           AS norm
+                      FROM (SELECT id, search, token_count FROM memory_engram
+                             WHERE tenant_id = %s AND network_id = %s::bigint
+                               AND status = 'active' AND search @@ ({found}) {spoken}
+                             LIMIT %s) hits) terms
              ORDER BY bm25 DESC, id DESC
              LIMIT %s
             """,
@@ -731,9 +746,9 @@ def _run(
     by_vec = _by_vector(network, vector, options.speaker) if vector else {}
     ids = set(by_act) | set(by_text) | set(by_vec) | (set(focus.engrams) if focus else set())
     rows = _rows(network, ids, options.speaker)  # activation's candidates are filtered here
-    candidates = []
-    for engram in rows:
-        lemmas = frozenset(engram.terms)
+    window = window_in(query, now) if query else None
+
+    def candidate_of(engram: _Row) -> Candidate:
         candidate = Candidate(
             id=engram.pk,
             type=engram.type,
@@ -743,7 +758,8 @@ def _run(
             last_access_at=engram.last_recalled_at,
             access_count=engram.recall_count,
             token_count=engram.token_count,
-            lemmas=lemmas,
+            lemmas=frozenset(engram.terms),
+            in_window=window.holds(engram.happened_at) if window is not None else None,
         )
         if engram.pk in by_text:
             candidate.text = min(by_text[engram.pk] / ideal_text, 1.0)
@@ -755,11 +771,9 @@ def _run(
         if engram.pk in by_act:
             candidate.direct, candidate.associative, candidate.depth, _ = by_act[engram.pk]
             candidate.channels.add("activation")
-        candidates.append((engram, candidate))
-    window = window_in(query, now) if query else None
-    if window is not None:
-        for engram, candidate in candidates:
-            candidate.in_window = window.holds(engram.happened_at)
+        return candidate
+
+    candidates = [(engram, candidate_of(engram)) for engram in rows]
     scored = [score(c, mode=options.mode, now=now) for _, c in candidates]
     coherent = _coherence(candidates, scored, focus, mind.intent, query)
     twins = _twins(network, scored, options.k, coherent)

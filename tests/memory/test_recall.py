@@ -232,6 +232,23 @@ def test_the_text_channel_ranks_by_rare_words_and_finds_words_that_are_no_concep
     assert mind.engrams[0].why.parts["text"] > 0.3
 
 
+def test_a_word_repeated_counts_a_little_more_and_saturates(cast: Cast) -> None:
+    """Term frequency, softened: of two messages of the same length, the one that dwells on
+    the asked word ranks first; ten repeats of one word do not beat two asked words."""
+    once = {"content": "The sourdough starter sat on the shelf by the warm oven door"}
+    dwells = {"content": "The sourdough starter: feed the sourdough, then bake sourdough loaves"}
+    spam = {"content": " ".join(["sourdough"] * 10)}
+    both = {"content": "Our sourdough needs rye flour from the mill on the hill road"}
+    filler = [{"content": f"Notes on the bakery schedule, day {i}"} for i in range(20)]
+    store(cast, [once, dwells, *filler], embed=False)
+    ranked = contents(recall(cast, "sourdough", channels=frozenset({"text"})))
+    assert ranked.index(dwells["content"]) < ranked.index(once["content"])
+    store(cast, [spam, both], embed=False)
+    ranked = contents(recall(cast, "sourdough rye flour", channels=frozenset({"text"})))
+    assert ranked[0] == both["content"]
+    assert ranked.index(both["content"]) < ranked.index(spam["content"])
+
+
 def test_a_strong_text_hit_is_not_outranked_by_weak_agreement(cast: Cast) -> None:
     store(
         cast,
