@@ -40,6 +40,12 @@ SETS = {
     # never trained on (first measured: secret 0.981/0.825, personal 0.943/0.725, injection
     # 1.0/0.352 with the rules of commit efee652)
     "holdout-3": ROOT / "bench" / "data" / "firewall_holdout3.jsonl",
+    # written by helpers from the family definitions to tune and train on (session 31): secrets
+    # and personal data of many providers and countries, injections in 36 languages with hard
+    # negatives, ordinary multilingual notes and chat
+    "train-data": ROOT / "bench" / "data" / "firewall_train_data.jsonl",
+    "train-injection": ROOT / "bench" / "data" / "firewall_train_injection.jsonl",
+    "train-benign": ROOT / "bench" / "data" / "firewall_train_benign.jsonl",
 }
 
 PRECISION, RECALL = 0.95, 0.90

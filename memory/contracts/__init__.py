@@ -50,7 +50,7 @@ from base.contracts import (
 from base.errors import ValidationFailed
 from memory.core.mind import Mind
 from memory.firewall import detectors
-from memory.firewall.secrets import scan as secrets_scan
+from memory.firewall.credentials import scan as secrets_scan
 from memory.models import Engram, ModerationItem, Network
 from memory.selectors import CountedNetwork
 

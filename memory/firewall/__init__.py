@@ -14,12 +14,12 @@ labelled set by ``make bench-firewall`` (bench/firewall.py).
 
 from __future__ import annotations
 
-from memory.firewall import injection, personal, secrets
+from memory.firewall import credentials, injection, personal
 from memory.firewall.hits import FAMILIES, THRESHOLD, Hit, redact
 
 __all__ = ["FAMILIES", "THRESHOLD", "Hit", "detectors", "redact", "scan"]
 
-SCANNERS = {"secret": secrets.scan, "personal": personal.scan, "injection": injection.scan}
+SCANNERS = {"secret": credentials.scan, "personal": personal.scan, "injection": injection.scan}
 
 
 def scan(text: str, *, threshold: float = THRESHOLD) -> list[Hit]:
@@ -33,7 +33,7 @@ def scan(text: str, *, threshold: float = THRESHOLD) -> list[Hit]:
 def detectors() -> dict[str, str]:
     """{detector: family} for every detector (a tenant's policy may name each)."""
     return {
-        **dict.fromkeys(secrets.DETECTORS, "secret"),
+        **dict.fromkeys(credentials.DETECTORS, "secret"),
         **dict.fromkeys(personal.DETECTORS, "personal"),
         **dict.fromkeys(injection.DETECTORS, "injection"),
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 FAMILIES = ("secret", "personal", "injection")
@@ -61,3 +62,8 @@ def redact(text: str, hits: list[Hit]) -> str:
         cursor = hit.end
     pieces.append(text[cursor:])
     return "".join(pieces)
+
+
+def near(text: str, start: int, end: int, words: re.Pattern[str], reach: int = 40) -> bool:
+    """``words`` occurs within ``reach`` characters of the span [start, end)."""
+    return bool(words.search(text[max(0, start - reach) : end + reach]))

@@ -27,7 +27,7 @@ from memory.core.extract import extract_schema, speaker_of
 from memory.core.hebbian import reinforce
 from memory.core.intents import DEFAULT_NAMES, DEFAULTS, clean_names, tag
 from memory.core.text import content_lemmas, estimate_tokens, lemma
-from memory.firewall import Hit, redact, secrets
+from memory.firewall import Hit, credentials, redact
 from memory.models import Engram, Network
 from memory.services.graph import cues_upsert, edges_reinforce, engram_link, engram_unlink
 from tenants.models import Tenant
@@ -362,7 +362,7 @@ def entry(
 
 
 def without_secrets(text: str) -> str:
-    hits = secrets.scan(text)
+    hits = credentials.scan(text)
     return redact(text, hits) if hits else text
 
 
@@ -375,8 +375,8 @@ def _scrubbed(image: dict[str, Any] | None) -> dict[str, Any] | None:
     schema = out.get("schema")
     # a client's schema may name the secret: one scan of the words together, then each word
     # only when that finds something (a scan per word would cost every write)
-    if isinstance(schema, list) and secrets.scan(" ".join(map(str, schema))):
-        out["schema"] = [w for w in schema if not secrets.scan(str(w))]
+    if isinstance(schema, list) and credentials.scan(" ".join(map(str, schema))):
+        out["schema"] = [w for w in schema if not credentials.scan(str(w))]
     return out
 
 
@@ -386,7 +386,7 @@ def secret_free_schema(
     """A secret is no concept: schema words inside a secret's span in ``content`` are left
     out (a key must not become a cue, nor sit in a schema the audit and dashboard show).
     ``hits``: the firewall's, when the caller has screened the text already."""
-    found = secrets.scan(content) if hits is None else hits
+    found = credentials.scan(content) if hits is None else hits
     spans = [content[h.start : h.end].casefold() for h in found if h.family == "secret"]
     if not spans:
         return schema

@@ -1,0 +1,196 @@
+"""Passwords, passphrases and access codes: in configuration (``SMTP_PASS=…``), in prose in
+any language ("WiFi密码是 …", "hasło do panelu to …"), on command lines (``mysql -p'…'``,
+``curl -u user:…``, ``echo … | docker login --password-stdin``), as ``user / password``
+pairs, and the PINs and door codes people hand each other.
+
+The value is judged by its shape (``shape.looks_secret``): a placeholder, a word, code or a
+link after "password" is not a password.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memory.firewall.credentials.shape import looks_secret, random_token
+from memory.firewall.hits import Hit
+
+FAMILY = "secret"
+DETECTOR = "password_assignment"
+
+# a password-like configuration name: SMTP_PASS, ansible_become_pass, db.password, apiKey
+NAME = re.compile(
+    r"(?i)(?<![\w-])(?:[a-z0-9]+[_.-])*(?:password|passwd|passphrase|pass|pwd|pw|passcode|"
+    r"secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|access[_-]?token|auth[_-]?token|"
+    r"client[_-]?secret|private[_-]?key|token|mdp|kennwort|passwort|become[_-]?pass)"
+    r"(?![\w-])[\"']?[ \t]*(?::=|=>|=|:)[ \t]*[\"'`]?(?P<value>[^\s\"'`,;)]+)"
+)
+# "password" in the languages people write here (Latin words start a word and may begin a
+# compound, "Lösenordet", "hasłem"; other scripts match anywhere)
+_LATIN = (
+    r"password|passwd|passphrase|passcode|pass ?word|pwd|mdp|mot de passe|passwort|kennwort|"
+    r"contrase[ñn]a|clave|senha|palavra[- ]passe|wachtwoord|parola(?: d'ordine)?|has[łl]o|"
+    r"has[łl]a|has[łl]em|heslo|hesla|lösenord|losenord|passord|adgangskode|kodeord|salasana|"
+    r"jelsz[óo]|parol[ăa]|[şs]ifre|lozinka|lozinku|geslo|slapta[žz]odis|parole|salas[õo]na|"
+    r"m[ậa]t kh[ẩa]u|kata sandi|sandi|kata laluan|nenosiri|wlan[- ]?schl[üu]ssel|"
+    r"netzwerkschl[üu]ssel|wi-?fi key|network key|wpa key|master password|passwort"
+)
+_OTHER = (
+    r"пароль|пароля|паролем|парола|лозинка|κωδικός|κωδικό|סיסמה|סיסמא|كلمة المرور|كلمة السر|"
+    r"رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|密码|密碼|口令|パスワード|暗証番号|비밀번호|패스워드|암호|"
+    r"รหัสผ่าน|รหัส"
+)
+# words that name a secret but also many other things: the value must look more like one
+SECRET_WORD = re.compile(
+    r"(?i)(?<![^\W\d_]|[-_])(?:secret|signing secret|secret key|api key|passkey|"
+    r"unlock code|credentials?)(?![\w-])"
+)
+PASSWORD_WORD = re.compile(
+    rf"(?i)(?<![^\W\d_]|[-_])(?:{_LATIN})[^\W\d_]{{0,3}}(?![\w-])|(?:{_OTHER})"
+)
+# a token after the word: anything up to a space or a quote or punctuation of the line
+TOKEN = re.compile(r"[^\s\"'`,;，。、()（）「」«»“”„:：=]+")
+SENTENCE_END = re.compile(r"[.!?。！？]\s")
+
+# commands whose short flags take a password (-p, -a, -w, -P, -k)
+COMMAND = re.compile(
+    r"(?i)\b(?:mysql|mysqldump|mariadb|7z|7za|zip|unzip|rar|unrar|sshpass|redis-cli|"
+    r"ldapsearch|ldapmodify|ldapadd|az|docker|podman|openssl|smbclient|mongo|mongosh|"
+    r"mongodump|sqlcmd|bcp|gpg|keytool|jarsigner|htpasswd|runas|wget|lftp|ftp|rclone|vault|"
+    r"net use|psexec|winrm|ipmitool|snmpwalk|xfreerdp|rdesktop)\b"
+)
+FLAG = re.compile(
+    r"(?:^|\s)(?P<flag>-p|-P|-a|-w|-k|--password|--passwd|--pass|--token|--access-token|"
+    r"--auth-token|--api-key|--apikey|--secret|--client-secret|--password-file)"
+    r"(?:=|\s+|(?=['\"\w]))['\"]?(?P<value>[^\s'\"]+)"
+)
+USER_PASS = re.compile(r"(?:^|\s)(?:-u|--user)\s+['\"]?[^\s:'\"]+:(?P<value>[^\s'\"@]+)")
+ECHO_PIPE = re.compile(
+    r"\becho\s+(?:-n\s+)?['\"]?(?P<value>[^\s'\"|]{6,})['\"]?\s*\|[^\n]*?"
+    r"(?:--password-stdin|\blogin\b|\bauth\b|passwd|chpasswd)"
+)
+OPENSSL_PASS = re.compile(r"-pass(?:in|out)?\s+pass:(?P<value>\S+)|-U\s+[\w.\-]+%(?P<v2>\S+)")
+XML_SETTING = re.compile(
+    r"(?i)\b(?:key|name)\s*=\s*\"[^\"]*(?:password|passwd|pwd|secret|token|api[_-]?key)[^\"]*\""
+    r"\s+value\s*=\s*\"(?P<value>[^\"]+)\""
+)
+# "login ana.k / 15RzE7Q!u1Hz", "Router: admin / 0tt0m4n03!", "jdoe@mail.nl / Jun1p3r67!"
+LOGIN_PAIR = re.compile(
+    r"(?i)\b(?:login|log-in|sign-in|credentials|creds|account|router|admin|user(?:name)?|"
+    r"vpn|wi-?fi|nas|shared|netflix)\b[^\n/]{0,30}?(?<![\w.@+\-])[\w.@+\-]{2,40}\s+(?:/|-)\s+"
+    r"(?P<value>[^\s,;\"'`/]{6,})"
+)
+CONTEXT = re.compile(
+    r"(?i)(?<![^\W\d_])(?:login|log in|logon|log on|sign in|signin|root|admin|sudo|su|ssh|"
+    r"vpn|wi-?fi|wlan|router|account|konto|compte|cuenta|conta|unlock|decrypt|encrypted|"
+    r"open it with|zip|pdf|7z|vault|keepass|bitwarden|1password|lastpass|master|credentials|"
+    r"creds|user|username|benutzer|identifiant|usuario|usu[áa]rio|utente|gebruiker|"
+    r"u[żz]ytkownik|u[žz]ivatel|anv[äa]ndare|bruker|k[äa]ytt[äa]j[äa]|kullan[ıi]c[ıi]|"
+    r"ログイン|登录|登入|로그인|账号|帳號|아이디|логин|пользовател|учётн|учетн)(?![^\W\d_])"
+)
+# a password's usual shape among words: letters, a symbol, digits ("Sunflower&2013")
+_CHARS = r"[A-Za-z0-9!@#$%^&*?~_\-.]"
+STANDALONE = re.compile(
+    rf"(?<![\w@/.\-#$+*])(?![#@*])(?={_CHARS}*[A-Za-z])(?={_CHARS}*\d)(?={_CHARS}*[!@#$%^&*?~])"
+    rf"{_CHARS}{{8,40}}(?<!\*)(?![\w@/=+*])"
+)
+CODE_WORDS = re.compile(
+    r"(?i)(?<![^\W\d_])(?:pin(?: ?code)?|puk|passcode|(?:door|gate|alarm|entry|entrance|"
+    r"access|building|safe|locker|unlock|garage|front door|security|lockbox|key ?box|"
+    r"keypad|lock) ?(?:code|pin)|keypad|lock ?box|key ?box|digicode|code (?:de la porte|"
+    r"d['’]entr[ée]e|du portail|de l['’]alarme|d['’]acc[èe]s|du portillon)|t[üu]rcode|"
+    r"torcode|alarmcode|zugangscode|tresorcode|schl[üu]sselbox|schl[üu]sselkasten|"
+    r"c[óo]digo (?:del portal|de la puerta|de acceso|de la alarma|del port[óo]n|do port[ãa]o|"
+    r"de acesso|do alarme|da porta)|codice (?:del portone|del cancello|d['’]accesso|"
+    r"dell['’]allarme|della porta)|deurcode|toegangscode|kod (?:do drzwi|do bramy|"
+    r"domofonu|dost[ęe]pu|alarmu)|d[öo]rrkod|portkod|sejfkod\w*|porttikoodi|ovikoodi|"
+    r"h[äa]lytyskoodi|kap[ıi] [şs]ifresi|kod pintu|m[ãa] c[ửu]a)(?![^\W\d_])|暗証番号|门禁密码|"
+    r"門禁密碼|密码锁|도어락|현관 비밀번호|код (?:двери|домофона|подъезда|от)|кодовый замок"
+)
+POSTAL = re.compile(r"(?i)\b(?:postal|post office|postcode|zip)\b")
+CODE_VALUE = re.compile(r"(?<![\w.\-])(?=[0-9A-Z#*]*\d)[0-9A-Z]{4,8}[#*]?(?![\w\-]|\.\w)")
+
+
+def assignments(text: str) -> Iterator[Hit]:
+    for match in NAME.finditer(text):
+        confidence = looks_secret(match.group("value"))
+        if confidence:
+            yield Hit(DETECTOR, FAMILY, *match.span("value"), confidence)
+    for match in XML_SETTING.finditer(text):
+        confidence = looks_secret(match.group("value"))
+        if confidence:
+            yield Hit(DETECTOR, FAMILY, *match.span("value"), confidence)
+
+
+def prose(text: str) -> Iterator[Hit]:
+    """The first token after the word "password" (starting within 90 characters, on its
+    line, before the sentence ends) that looks like one; after "secret", "master" and the
+    like, one that looks more like one."""
+    for words, least in ((PASSWORD_WORD, 0.55), (SECRET_WORD, 0.75)):
+        for word in words.finditer(text):
+            line_end = text.find("\n", word.end())
+            end = len(text) if line_end < 0 else line_end
+            stop = SENTENCE_END.search(text, word.end(), end)
+            for match in TOKEN.finditer(text, word.end(), stop.start() + 1 if stop else end):
+                if match.start() > word.end() + 90:
+                    break
+                confidence = looks_secret(match.group())
+                if confidence >= least:
+                    yield Hit(DETECTOR, FAMILY, *match.span(), confidence)
+                    break
+
+
+def command_lines(text: str) -> Iterator[Hit]:
+    commanded = bool(COMMAND.search(text))
+    for match in FLAG.finditer(text):
+        value = match.group("value")
+        if len(match.group("flag")) == 2 and not commanded:
+            continue  # "-p" means a port, a path or a parent without a command that logs in
+        confidence = max(looks_secret(value), 0.8 if random_token(value) else 0.0)
+        if confidence >= 0.55:
+            yield Hit(DETECTOR, FAMILY, *match.span("value"), confidence)
+    for pattern in (USER_PASS, ECHO_PIPE, OPENSSL_PASS):
+        for match in pattern.finditer(text):
+            group = "value" if match.group("value") else "v2"
+            value = match.group(group)
+            confidence = max(looks_secret(value), 0.8 if random_token(value, 12) else 0.0)
+            if confidence >= 0.55:
+                yield Hit(DETECTOR, FAMILY, *match.span(group), max(confidence, 0.8))
+
+
+def pairs_and_shapes(text: str) -> Iterator[Hit]:
+    """``user / password`` pairs, and password-shaped tokens, where the text speaks of logging
+    in, accounts, routers or unlocking."""
+    if not CONTEXT.search(text):
+        return
+    for match in LOGIN_PAIR.finditer(text):
+        confidence = looks_secret(match.group("value"))
+        if confidence >= 0.75:
+            yield Hit(DETECTOR, FAMILY, *match.span("value"), confidence)
+    for match in STANDALONE.finditer(text):
+        if looks_secret(match.group()) >= 0.85:
+            yield Hit("password_shape", FAMILY, *match.span(), 0.6)
+
+
+def access_codes(text: str) -> Iterator[Hit]:
+    """A PIN, a door or alarm code: a short code a few words after the word for it."""
+    for word in CODE_WORDS.finditer(text):
+        window = text[word.end() : word.end() + 40]
+        if POSTAL.search(text[max(0, word.start() - 60) : word.end() + 80]):
+            continue  # India's "PIN code" is a postcode
+        stop = SENTENCE_END.search(window)
+        match = CODE_VALUE.search(window[: stop.start() if stop else len(window)])
+        if match:
+            start = word.end() + match.start()
+            yield Hit("access_code", FAMILY, start, start + len(match.group()), 0.7)
+
+
+def scan(text: str) -> Iterator[Hit]:
+    yield from assignments(text)
+    yield from prose(text)
+    yield from command_lines(text)
+    yield from pairs_and_shapes(text)
+    yield from access_codes(text)
+
+
+DETECTORS = [DETECTOR, "password_shape", "access_code"]

@@ -1,0 +1,222 @@
+"""Ways to reach a person: email addresses and phone numbers.
+
+Phone numbers are libphonenumber's (``phonenumbers``) to judge: a run of digits shaped like a
+phone number counts when the library finds it valid — written internationally (``+CC`` or
+``00CC``) in any plan; written nationally, in the plans of the countries people here write
+from when a word nearby says "phone" in some language, else only as a trunk-prefixed (``0…``)
+grouped number or in the North American plan. Numbers inside identifiers, dates and IP
+addresses are not phones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import phonenumbers
+
+from memory.firewall.hits import Hit, near
+
+FAMILY = "personal"
+
+EMAIL = re.compile(
+    r"(?<![\w.+\-/:])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}"
+    r"[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b"
+)
+# git@host:owner/repo and noreply-style machine addresses are addresses of services
+SERVICE_LOCAL = frozenset({"git", "noreply", "no-reply", "donotreply", "mailer-daemon"})
+# cloud service accounts and forge relays: machines, not people
+SERVICE_DOMAIN = re.compile(
+    r"(?i)(?:\.iam\.gserviceaccount\.com|\.gserviceaccount\.com|users\.noreply\.github\.com|"
+    r"\.iam\.amazonaws\.com)$|^localhost$"
+)
+# the domains reserved for examples (RFC 2606): a placeholder in documentation, or a writer's
+# stand-in for a real mailbox (an attacker's drop box in a quoted attack)
+RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)example\.(?:com|org|net)$|\.(?:example|test|invalid)$")
+PLACEHOLDER_LOCAL = re.compile(
+    r"(?i)^(?:name|user|username|you|your[._-]?\w*|email|someone|somebody|john\.?doe|"
+    r"jane\.?doe|firstname\.?lastname|first\.last|foo|bar|test|me)$"
+)
+EXAMPLE_WORDS = re.compile(
+    r"(?i)\b(?:example|examples|sample|placeholder|reserved|e\.g\.|hint|dummy|fake|"
+    r"local development|such as)\b"
+)
+
+
+def emails(text: str) -> Iterator[Hit]:
+    """Addresses of people: not services' (``noreply@``, cloud service accounts), and an
+    address at a domain reserved for examples only when nothing says it is one."""
+    for match in EMAIL.finditer(text):
+        local, _, domain = match.group().partition("@")
+        after = text[match.end() : match.end() + 1]
+        token_start = max(text.rfind(ch, 0, match.start()) for ch in " \t\n(<\"'") + 1
+        inside_url = "://" in text[token_start : match.start()]  # user:password@host
+        if local.lower() in SERVICE_LOCAL or SERVICE_DOMAIN.search(domain):
+            continue
+        if after == ":" or inside_url:
+            continue
+        confidence = 0.9
+        if RESERVED_DOMAIN.search(domain):
+            around = (
+                text[max(0, match.start() - 80) : match.start()] + " " + text[match.end() :][:80]
+            )
+            if PLACEHOLDER_LOCAL.match(local) or EXAMPLE_WORDS.search(around):
+                continue
+            confidence = 0.6
+        yield Hit("email", FAMILY, *match.span(), confidence)
+
+
+# a word that says "phone number" or "reach me", in the languages people write here; Latin
+# words may start a compound ("Handynummer", "telefonnummer"), other scripts have no spaces
+_LATIN_PHONE = (
+    r"phone|call|calls|tel|telephone|mobile|cell|cellphone|whatsapp|signal|sms|text me|number|"
+    r"reach|ring|fax|landline|contact|hotline|voicemail|dial|dialled|dialed|rang|texted|"
+    r"texting|handy|telefon|festnetz|ruf|rufnummer|anrufen|erreichbar|mobil|mobilnummer|"
+    r"t[ée]l[ée]phone|t[ée]l|portable|joignable|appelle[rz]?|num[ée]ro|tel[ée]fono|m[óo]vil|"
+    r"celular|llamar|llama|ll[áa]mame|m[áa]rcame|marcar|marca|escr[íi]beme|escr[íi]bale|"
+    r"n[úu]mero|ligue|liga|chiama|chiamami|appelez|rappel|r[üu]ckruf|"
+    r"cellulare|chiamare|telefone|telem[óo]vel|telemovel|bellen|mobiel|"
+    r"nummer|numer|komórka|komorka|kom\.|zadzwoń|zadzwon|telefonu|číslo|cislo|mobilu|"
+    r"puhelin|puh\.|matkapuhelin|telefonszám|telefonszam|mobilszám|"
+    r"telefonnummer|mobilnr|tlf|telefonu|numarası|numarasi|cep|arayın|arayin|"
+    r"điện thoại|dien thoai|sđt|sdt|nomor|telepon|ponsel|nombor|simu|namba"
+)
+_OTHER_PHONE = (
+    r"телефон|тел\.|номер|мобильн|моб\.|звони|позвони|τηλέφωνο|τηλ\.|κινητό|טלפון|נייד|"
+    r"هاتف|جوال|موبايل|رقم|تلفن|شماره|موبایل|फ़ोन|फोन|मोबाइल|नंबर|নম্বর|ফোন|"
+    r"電話|携帯|連絡先|番号|手机|手機|电话|號碼|号码|联系|聯絡|전화|핸드폰|휴대폰|연락처|번호|"
+    r"โทร|เบอร์|มือถือ"
+)
+PHONE_WORDS = re.compile(rf"(?i)(?<![^\W\d_])(?:{_LATIN_PHONE})|(?:{_OTHER_PHONE})")
+# words that say "phone" and nothing else (not "number", "contact")
+PHONE_ONLY = re.compile(
+    r"(?i)(?<![^\W\d_])(?:phone|tel|telephone|mobile|cell|whatsapp|sms|text me|landline|fax|"
+    r"handy|telefon|festnetz|anrufen|t[ée]l[ée]phone|portable|joignable|tel[ée]fono|m[óo]vil|"
+    r"celular|cellulare|telefone|mobiel|ruf mich|call me|llama|appelle|texted|texting|"
+    r"voicemail|komórka|puhelin|sđt|ponsel)|телефон|τηλέφωνο|טלפון|هاتف|جوال|फ़ोन|फोन|"
+    r"電話|携帯|手机|手機|电话|전화|핸드폰|휴대폰|โทร|มือถือ"
+)
+# a number inside a longer token ("A-2024-118734", "build 20240611.1843") is an identifier
+ID_BEFORE = re.compile(
+    r"(?i)(?:[A-Za-z][-/#]|#|\b(?:build|order|tracking|invoice|ticket|version|ref|sku|serial|"
+    r"case|po|item|part|batch|lot|commit|release|versioncode|isbn|ean|imei|id)\s*(?:no\.?|"
+    r"number|#|:)?\s*|\b(?:student|employee|member|customer|account|user|order|patient|"
+    r"booking|reservation|confirmation)\s+(?:id|number|no\.?|#)\s*(?:is|:)?\s*|"
+    r"\b(?-i:[A-Z]{2})\s)$"
+)
+# a key's fingerprint, a meter, a device: numbers in groups that are not phones
+NOT_PHONE = re.compile(r"(?i)\b(?:fingerprint|imei|serial|meter|odometer|isbn|issn|ean)\b")
+# "(1837-1901)", "2011-2015": a span of years; "16.34 15.99": decimals in a row
+YEARS = re.compile(r"^\(?(?:1[0-9]|20)\d{2}\s?[-–]\s?(?:1[0-9]|20)\d{2}\)?$")
+DECIMALS = re.compile(r"\d\.\d+\s\d")
+# toll-free, premium, shared-cost and universal numbers belong to organisations
+NOT_A_PERSON = frozenset(
+    {
+        phonenumbers.PhoneNumberType.TOLL_FREE,
+        phonenumbers.PhoneNumberType.PREMIUM_RATE,
+        phonenumbers.PhoneNumberType.SHARED_COST,
+        phonenumbers.PhoneNumberType.UAN,
+    }
+)
+IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+DATE_LIKE = re.compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})\b")
+# digits in groups, perhaps with a +CC or 00CC in front and a (area code)
+PHONE_SHAPE = re.compile(
+    r"(?<![0-9A-Za-z_+/.\-=:#])(?:\+|00)?\(?\d{1,5}\)?"
+    r"(?:(?:[ \u00a0]?[.\-/][ \u00a0]?|[ \u00a0])?\(?\d{1,6}\)?){1,6}"
+    r"(?![\w\-]|[.,/]\d|:\w)"
+)
+NANP_FORMAT = re.compile(r"^(?:\+?1[ .\-]?)?(?:\(\d{3}\)\s?|\d{3}[ .\-])\d{3}[ .\-]\d{4}$")
+
+# the plans of the countries people write from, tried for a nationally written number
+REGIONS = tuple(
+    (
+        "US CA GB IE DE AT CH FR BE NL LU ES PT IT PL CZ SK HU RO BG GR HR SI RS SE NO DK FI "
+        "EE LV LT UA RU TR IL AE SA EG MA ZA NG KE IN PK BD CN HK TW JP KR SG MY ID PH TH VN "
+        "AU NZ BR AR MX CL CO PE"
+    ).split()
+)
+
+
+def _valid_in(raw: str, regions: tuple[str, ...]) -> str | None:
+    """The first region whose plan finds ``raw`` a valid number, or None."""
+    for region in regions:
+        try:
+            number = phonenumbers.parse(raw, region)
+        except phonenumbers.NumberParseException:
+            continue
+        valid = phonenumbers.is_valid_number(number)
+        if valid and phonenumbers.number_type(number) not in NOT_A_PERSON:
+            return region
+    return None
+
+
+def _nanp(raw: str) -> str | None:
+    """ "US" or "CA" for a valid personal number of the North American plan, "organisation"
+    for a toll-free or premium one, None when the plan does not know it."""
+    for region in ("US", "CA"):
+        try:
+            number = phonenumbers.parse(raw, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number):
+            if phonenumbers.number_type(number) in NOT_A_PERSON:
+                return "organisation"
+            return region
+    return None
+
+
+def _international(raw: str) -> tuple[bool, bool]:
+    """(valid, possible) for a number written with its country code."""
+    try:
+        number = phonenumbers.parse("+" + raw[2:] if raw.startswith("00") else raw, None)
+    except phonenumbers.NumberParseException:
+        return False, False
+    if phonenumbers.number_type(number) in NOT_A_PERSON:
+        return False, False
+    return phonenumbers.is_valid_number(number), phonenumbers.is_possible_number(number)
+
+
+def _confidence(text: str, start: int, end: int, raw: str, worded: bool) -> float:
+    digits = sum(ch.isdigit() for ch in raw)
+    named = near(text, start, end, PHONE_WORDS)
+    if raw.startswith(("+", "00")):
+        valid, possible = _international(raw)
+        if valid:
+            return 0.95 if named else 0.85
+        if possible and digits >= 9 and (named or near(text, start, end, PHONE_ONLY)):
+            return 0.75 if named else 0.6
+        return 0.0
+    grouped = len(re.findall(r"\d+", raw)) >= 2
+    if NANP_FORMAT.match(raw):
+        region = _nanp(raw)
+        if region == "organisation":
+            return 0.0
+        if region:
+            return 0.95 if named else 0.8
+    if worded and _valid_in(raw, REGIONS):
+        return 0.95 if named else 0.55
+    if raw.startswith(("0", "(0")) and grouped and digits >= 9 and _valid_in(raw, REGIONS):
+        return 0.6  # a trunk-prefixed national number in groups: a phone's way of writing
+    return 0.0
+
+
+def phones(text: str) -> Iterator[Hit]:
+    worded = bool(PHONE_WORDS.search(text))
+    for match in PHONE_SHAPE.finditer(text):
+        raw = match.group().strip()
+        start, end = match.start(), match.start() + len(raw)
+        if raw.startswith("(") and raw.endswith(")") and raw.count("(") == 1:
+            raw, start, end = raw[1:-1], start + 1, end - 1  # "(1-800-776-4737)"
+        digits = sum(ch.isdigit() for ch in raw)
+        if not 8 <= digits <= 15 or DATE_LIKE.match(raw) or IP_ADDRESS.fullmatch(raw):
+            continue
+        if YEARS.match(raw) or DECIMALS.search(raw):
+            continue
+        if ID_BEFORE.search(text[max(0, start - 20) : start]):
+            continue
+        if NOT_PHONE.search(text[max(0, start - 40) : start]):
+            continue
+        confidence = _confidence(text, start, end, raw, worded)
+        if confidence:
+            yield Hit("phone", FAMILY, start, end, confidence)
