@@ -46,6 +46,7 @@ SETS = {
     "train-data": ROOT / "bench" / "data" / "firewall_train_data.jsonl",
     "train-injection": ROOT / "bench" / "data" / "firewall_train_injection.jsonl",
     "train-benign": ROOT / "bench" / "data" / "firewall_train_benign.jsonl",
+    "train-preferences": ROOT / "bench" / "data" / "firewall_train_preferences.jsonl",
 }
 
 PRECISION, RECALL = 0.95, 0.90

@@ -17,8 +17,11 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-from memory.firewall import learned
+from memory.firewall import combos, learned
+from memory.firewall.gates import word_keys, worth
 from memory.firewall.hits import Hit, merged
+from memory.firewall.lexicon import concepts
+from memory.firewall.quotes import CUE_QUOTES, mentioned, quoted, about_templates
 
 FAMILY = "injection"
 
@@ -86,7 +89,7 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
                 r"whichever\s+|every\s+|all\s+)?(?:ai|assistant|agent|llm|language model|model|bot|"
                 r"chatbot|copilot)s?\b"
             ),
-            0.8,
+            0.45,  # "Note for the assistant: my sister spells her name Katharina" is a note
         ),
         (
             re.compile(
@@ -122,7 +125,7 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
                 r"\b(?:per|nota per)\s+(?:l['’]\s*)?"
                 r"(?:assistente|agente|ia)\b|\bconsigne syst[èe]me\b"
             ),
-            0.8,
+            0.45,  # "Guía de tono para el asistente…": an order must come with it (combos)
         ),
         (
             re.compile(
@@ -534,11 +537,14 @@ CUES: dict[str, re.Pattern[str]] = {
 CUE_WEIGHT = 0.4  # one cue: 0.4, under the threshold; two kinds: 0.64; three: 0.78
 
 
-def cue_hit(text: str) -> Hit | None:
+def cue_hit(text: str, keys: set[str] | None = None) -> Hit | None:
     """One hit over the span of the cues when two kinds or more are present (the transcript
     counts only when two roles speak, or one not on the first line)."""
+    keys = word_keys(text) if keys is None else keys
     spans: dict[str, tuple[int, int]] = {}
     for name, pattern in CUES.items():
+        if not worth(pattern, keys):
+            continue
         for match in pattern.finditer(text):
             start, end = match.span()
             if not quoted(text, start, end, marks=CUE_QUOTES):
@@ -548,6 +554,9 @@ def cue_hit(text: str) -> Hit | None:
         roles = {m.group().split(":")[0].strip().lower() for m in CUES["transcript"].finditer(text)}
         if len(roles) < 2 and spans["transcript"][0] <= text.find("\n") % (len(text) + 1):
             del spans["transcript"]
+    if combos.USER_TURN.search(text):  # the person's own requests in a transcript
+        spans.pop("transcript", None)
+        spans.pop("standing_order", None)
     if len(spans) < 2:
         return None
     confidence = 1 - (1 - CUE_WEIGHT) ** len(spans)
@@ -561,39 +570,6 @@ HIDDEN = re.compile(
     "[\u200b\u200c\u200e\u200f\u2060-\u2064\u206a-\u206f\u202a-\u202e\u2066-\u2069\ufeff"
     "\U000e0000-\U000e007f]|(?<![\U0001f000-\U0001faff\u2600-\u27bf\ufe0f])\u200d"
 )
-
-# a phrase talked about, not addressed to the reader
-QUOTES = "\"'`\u201c\u201d\u2018\u2019\u00ab\u00bb"
-CUE_QUOTES = QUOTES.replace("`", "")  # a command in a code span is still a command to run
-MENTION = re.compile(
-    r"(?i)\b(?:example|e\.g\.|such as|like|phrases?|strings?|payloads?|attacks?|attackers?|"
-    r"injections?|jailbreaks?|classic|famous|known|detect|detects|detector|filter|filters|"
-    r"block|blocks|flag|flags|flagged|catch|catches|recogni[sz]e|test|tests|testing|"
-    r"red[- ]team|says?|said|wrote|quote|quoted|called|pattern|signature|training|paper|"
-    r"article|talk|slides|rule|regex)\b"
-)
-
-
-def quoted(text: str, start: int, end: int, marks: str = QUOTES) -> bool:
-    """The span sits inside a pair of quotes (or a code span) on its line."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    before, after = text[line_start:start], text[end:line_end]
-    return any(mark in before and mark in after for mark in marks) or (
-        any(mark in before for mark in "\u201c\u2018\u00ab")
-        and any(mark in after for mark in "\u201d\u2019\u00bb")
-    )
-
-
-def mentioned(text: str, start: int, end: int) -> bool:
-    """Quoted, in a sentence about attacks, filters or examples."""
-    if not quoted(text, start, end):
-        return False
-    sentence_start = max(text.rfind(".", 0, start), text.rfind("\n", 0, start)) + 1
-    window = text[sentence_start:start] + " " + text[end : end + 80]
-    return bool(MENTION.search(window))
-
 
 # scripts whose writing uses the zero-width non-joiner between letters (Persian, Kurdish,
 # Indic scripts): there it is spelling, not hiding
@@ -641,28 +617,48 @@ NEEDS: dict[tuple[str, int], tuple[str, ...]] = {
 
 def scan(text: str) -> list[Hit]:
     hits: list[Hit] = []
+    keys = word_keys(text)
     for name, patterns in PATTERNS.items():
         for index, (pattern, confidence) in enumerate(patterns):
             needs = NEEDS.get((name, index))
             if needs and not any(needle in text for needle in needs):
                 continue
+            if not worth(pattern, keys):
+                continue
             for match in pattern.finditer(text):
                 start, end = match.span()
                 if mentioned(text, start, end):
+                    confidence_here = 0.3
+                elif name == "role_marker" and index == 0 and about_templates(text, start):
                     confidence_here = 0.3
                 elif quoted(text, start, end) and name != "role_marker":
                     confidence_here = confidence - 0.2
                 else:
                     confidence_here = confidence
                 hits.append(Hit(name, FAMILY, start, end, confidence_here))
+    found = concepts(text, keys)
+    for hit, core in combos.concept_hits(text, found):
+        if mentioned(text, *core):
+            hit = Hit(hit.detector, FAMILY, hit.start, hit.end, 0.3)
+        elif quoted(text, *core):
+            hit = Hit(hit.detector, FAMILY, hit.start, hit.end, hit.confidence - 0.2)
+        hits.append(hit)
     if not text.isascii():  # every invisible character is outside ASCII
         hits.extend(hidden(text))
-    cues = cue_hit(text)
+    cues = cue_hit(text, keys)
     if cues is not None:
         hits.append(cues)
     if not hits:  # the model reads what the rules did not name (its span is the whole text)
-        hits.extend(learned.scan(text))
+        hits.extend(learned.scan(text, found))
     return merged(hits)
 
 
-DETECTORS = sorted({*PATTERNS, "hidden_unicode", "instruction_cues", learned.DETECTOR})
+DETECTORS = sorted(
+    {
+        *PATTERNS,
+        *(rule.detector for rule in combos.RULES),
+        "hidden_unicode",
+        "instruction_cues",
+        learned.DETECTOR,
+    }
+)

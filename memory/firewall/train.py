@@ -1,10 +1,11 @@
 """Train the learned injection detector (``memory.firewall.learned``): ``make firewall-model``.
 
-Positives: the texts labelled ``injection`` in the three sets the rules were built on
-(bench/data: tuning, holdout-1, holdout-2). Negatives: every other text of those sets (benign
-look-alikes, secrets, personal data) and ordinary chat — distinct LongMemEval_S turns, real
-conversations with an assistant. The fourth set (holdout-3) is never read here: it is what
-``make bench-firewall`` measures the model on. Plain logistic regression by stochastic gradient
+Positives: the texts labelled ``injection`` in the sets the rules were built on (bench/data:
+tuning, holdout-1 to holdout-3, and the helper-written training sets in 36 languages).
+Negatives: every other text of those sets (benign look-alikes, secrets, personal data, ordinary
+multilingual notes) and ordinary chat — distinct LongMemEval_S turns, real conversations with
+an assistant. Holdout-4 is never read here: it is what ``make bench-firewall`` measures the
+model on. Plain logistic regression by stochastic gradient
 descent, classes weighted to balance, a fixed seed: the same data gives the same weights.
 """
 
@@ -21,7 +22,16 @@ import numpy as np
 from memory.firewall.learned import BUCKETS, WEIGHTS, features
 
 ROOT = Path(__file__).resolve().parents[2]
-SETS = ("firewall_labelled.jsonl", "firewall_holdout.jsonl", "firewall_holdout2.jsonl")
+SETS = (
+    "firewall_labelled.jsonl",
+    "firewall_holdout.jsonl",
+    "firewall_holdout2.jsonl",
+    "firewall_holdout3.jsonl",
+    "firewall_train_data.jsonl",
+    "firewall_train_injection.jsonl",
+    "firewall_train_benign.jsonl",
+    "firewall_train_preferences.jsonl",
+)
 CHAT = ROOT.parent / "shared" / "eval-data" / "longmemeval" / "longmemeval_s_dedup.json.xz"
 CHAT_TURNS = 8000  # the first 8,000 of the shuffled turns; the next ones measure false alarms
 SEED = 7

@@ -300,8 +300,20 @@ def _documented(text: str, start: int, end: int, value: str) -> bool:
     )
 
 
+# every shape above is a run of 12+ token characters, but for these (which may be short)
+LONG = re.compile(r"[A-Za-z0-9_\-+/=.~$:%@]{12,}")
+SHORT_CAPABLE = frozenset({"connection_string_password", "private_key"})
+
+
 def shapes(text: str) -> Iterator[Hit]:
-    for name, pattern in library_patterns():
+    if not LONG.search(text):
+        yield from _shapes(text, only=SHORT_CAPABLE)
+        return
+    yield from _shapes(text, only=None)
+
+
+def _shapes(text: str, only: frozenset[str] | None) -> Iterator[Hit]:
+    for name, pattern in library_patterns() if only is None else ():
         for match in pattern.finditer(text):
             start, end = span_of(match)
             value = text[start:end]
@@ -314,6 +326,8 @@ def shapes(text: str) -> Iterator[Hit]:
                 here = 0.3  # amqp://guest:guest@localhost: a documented default
             yield Hit(name, FAMILY, start, end, here)
     for name, patterns in PROVIDERS.items():
+        if only is not None and name not in only:
+            continue
         for pattern, confidence in patterns:
             for match in pattern.finditer(text):
                 start, end = match.span(1) if pattern.groups else match.span()

@@ -1,0 +1,303 @@
+"""Injections recognised by what they say, in any language: two concepts of ``lexicon`` that
+together, in a sentence (and the one after it), make an attack.
+
+No concept is an attack alone: "ignore" is in every style guide, "the user" in every note about
+a user, "system prompt" in every design document. Together they are: ignore + instructions;
+the reader addressed as an AI + something it is told to do that its user did not ask for; an
+authority's header + the system prompt; what to answer when the user asks + "even if it is not
+true"; a new identity + "no rules"; send + the conversation + somewhere; a command + "already
+approved". Where the phrase sits in quotes in a sentence about attacks, it is talked about,
+not addressed (``injection.mentioned``), and scores under the threshold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memory.firewall.hits import Hit
+from memory.firewall.lexicon import concepts
+
+FAMILY = "injection"
+
+# what the reader may be told to do that its user did not ask for
+ORDERS = frozenset(
+    {
+        "ignore",
+        "secrecy",
+        "system_prompt",
+        "execute",
+        "send_out",
+        "persist",
+        "remember",
+        "new_role",
+        "recommend",
+        "when_asked",
+        "lie",
+        "approved",
+        "erase",
+        "decode",
+        "call_tool",
+        "unrestricted",
+        "void",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    detector: str
+    needs: frozenset[str]  # every one of these
+    any_of: frozenset[str]  # and one of these (or none needed when empty)
+    confidence: float
+
+
+RULES = (
+    Rule("instruction_override", frozenset({"ignore", "rules"}), frozenset(), 0.9),
+    Rule("addressed_to_agent", frozenset({"addressed"}), ORDERS, 0.85),
+    Rule(
+        "authority_claim",
+        frozenset({"authority_header"}),
+        frozenset({"system_prompt", "execute", "send_out", "their_data", "secrecy", "verbatim"}),
+        0.8,
+    ),
+    Rule("reveal_prompt", frozenset({"system_prompt"}), frozenset({"verbatim", "secrecy"}), 0.8),
+    Rule(
+        "deceive_user", frozenset({"when_asked"}), frozenset({"lie", "secrecy", "recommend"}), 0.85
+    ),
+    Rule("deceive_user", frozenset({"user", "lie"}), frozenset(), 0.8),
+    Rule("deceive_user", frozenset({"user", "secrecy"}), frozenset(), 0.8),
+    Rule(
+        "persona_reset",
+        frozenset({"new_role"}),
+        frozenset({"rules", "ignore", "user", "secrecy", "addressed", "unrestricted"}),
+        0.8,
+    ),
+    Rule(
+        "persona_reset",
+        frozenset({"unrestricted"}),
+        frozenset({"addressed", "rules", "ignore"}),
+        0.8,
+    ),
+    Rule(
+        "exfiltration",
+        frozenset({"send_out", "their_data"}),
+        frozenset({"destination", "secrecy", "addressed"}),
+        0.85,
+    ),
+    Rule("destructive_command", frozenset({"execute"}), frozenset({"approved", "secrecy"}), 0.85),
+    Rule(
+        "standing_order", frozenset({"recommend", "user"}), frozenset({"persist", "remember"}), 0.8
+    ),
+    Rule("addressed_to_agent", frozenset({"addressed", "say", "user"}), frozenset(), 0.8),
+    Rule(
+        "standing_order",
+        frozenset({"persist", "user"}),
+        frozenset({"remember", "recommend", "say"}),
+        0.8,
+    ),
+    Rule("deceive_user", frozenset({"when_asked", "say"}), frozenset(), 0.8),
+    Rule("deceive_user", frozenset({"if_asked", "say"}), frozenset({"erase", "lie"}), 0.85),
+    Rule("deceive_user", frozenset({"erase", "say"}), frozenset({"if_asked", "when_asked"}), 0.85),
+    Rule("rules_voided", frozenset({"void", "rules"}), frozenset(), 0.85),
+    Rule("rules_voided", frozenset({"void", "unrestricted"}), frozenset(), 0.85),
+    Rule("encoded_payload", frozenset({"decode", "obey"}), frozenset(), 0.85),
+    Rule(
+        "tool_hijack",
+        frozenset({"call_tool", "function"}),
+        frozenset({"addressed", "approved", "secrecy", "ai", "authority_header"}),
+        0.85,
+    ),
+    Rule(
+        "authority_claim",
+        frozenset({"authority_header"}),
+        frozenset({"approved", "unrestricted", "void"}),
+        0.85,
+    ),
+    Rule("persona_reset", frozenset({"new_role", "unrestricted"}), frozenset(), 0.85),
+    Rule(
+        "forged_turn",
+        frozenset({"system_label"}),
+        frozenset({"approved", "void", "unrestricted", "system_prompt", "secrecy"}),
+        0.85,
+    ),
+)
+FUNCTION = re.compile(r"\b[A-Za-z]\w*_\w+\s*\(")
+SYSTEM_LABEL = re.compile(
+    r"(?im)^\s*(?:#{1,4}\s*)?(?:system|sistem|système|sistema|systeem|systém|systemet|järjestelmä|"
+    r"rendszer|система|σύστημα|מערכת|النظام|سیستم|सिस्टम|系统|系統|システム|시스템|ระบบ)\s*[:：]"
+)
+
+NEGATED = re.compile(
+    r"(?i)(?:\bdon'?t|\bdo not|\bnever|\bnicht|\bne pas|\bno|\bnon|\bnão|\bniet|\bnie|"
+    r"\bnon|\bnu|\bne|\bmustn'?t|\bshouldn'?t)\s+$"
+)
+SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|\n+|$)")
+DESTINATION = re.compile(r"https?://|www\.|[\w.+-]+@[\w-]+\.[\w.]+|webhook")
+# "to the AI", "for assistants", "AI助手へ": words that address the reader
+TO = re.compile(
+    r"(?i)(?<![^\W\d_])(?:to|for|attention|note|an den|an die|für|fur|à|pour|para|per|voor|"
+    r"aan|dla|pro|pre|için|pentru|számára|för|till|til|cho|untuk|kepada|kwa|hinweis|nota|"
+    r"ao|aos|au|aux|al|alla|agli|anvisning|obs|aviso|wichtig|important|notice|"
+    r"pokyn|upozornenie|poznámka|notă|ملاحظة)(?![^\W\d_])"
+    r"|для|до |προς|ל|إلى|برای|के लिए|এর জন্য|给|致|への|에게|ถึง|สำหรับ"
+)
+POSSESSIVE = re.compile(
+    r"(?i)\b(?:our|my|your|the company's|unser\w*|notre|nuestro|nostro)\s+\S*\s*$"
+)
+VOCATIVE = re.compile(r"(?i)(?<![^\W\d_])(?:dear|hey|hi|hello|ok|okay|listen)\W{0,3}$")
+# "As an AI language model, I…", "I'm a large language model": the writer is one
+SELF = re.compile(r"(?i)(?:\bas an?|\bi'?m an?|\bi am an?|\bbeing an?)\s+(?:\w+\s+){0,3}$")
+AFTER = re.compile(r"^[^\w]{0,3}(?:[:：,，\-–—]|へ|に|에게|님|さん)")
+COLON_AFTER = re.compile(r"^(?:s|es|en|er|i|y|ов|и|ы)?\s*[:：\-–—]")
+READING = re.compile(
+    r"(?i)^\W{0,2}\s*(?:\w+\s+){0,2}?(?:read|reads|reading|process\w*|summari[sz]\w*|"
+    r"crawl\w*|brows\w*|handl\w*|manag\w*|pars\w*|retriev\w*|liest|lesen|lit|lisez|lee|"
+    r"leen|legge\w*|lê|leem|leest|lezen|czyta\w*|čte|čtou|číta\w*|okuy\w*|citește|citesc|"
+    r"olvas\w*|luke\w*|läser|leser|læser|đọc|membaca|anayesoma|wanaosoma|resum\w*|"
+    r"zusammenfass\w*|riassum\w*|samenvat\w*|podsumow\w*|shrnuj\w*|özetle\w*|rezum\w*|"
+    r"összefoglal\w*|tiivist\w*|sammanfatt\w*|oppsummer\w*|opsummer\w*|tóm tắt|merangkum|"
+    r"kufupisha|oppsummerer)"
+    r"|^\W{0,2}\s*(?:\S+\s+){0,2}?(?:читает|читают|читающ|читаєте|читає|чете|διαβάζ|קורא|"
+    r"يقرأ|يقرؤون|می\u200cخواند|پڑھ|पढ़|পড়|阅读|读取|読んで|を読|읽는|อ่าน|резюмир|суммир|"
+    r"підсумов|обобщ|συνοψ|מסכם|يلخص|خلاصه|सारांश|সারাংশ|总结|要約|요약|สรุป)"
+)
+
+
+def addressed(text: str, start: int, end: int, sentence_start: int) -> bool:
+    """The AI named here is spoken to: at the head of its sentence with a colon or comma
+    after it ("Agent: run…", "Ассистент, забудь…"), greeted ("Hey assistant"), or after a
+    word such as "to" or "for" with a colon or "reading this…" after it ("To AI assistants
+    reading this page:"). An AI describing itself ("As an AI language model, I…") is not."""
+    before = text[max(sentence_start, start - 25) : start]
+    after = text[end : end + 40]
+    if SELF.search(before) or POSSESSIVE.search(before):
+        return False
+    lead = text[sentence_start:start]
+    head = not re.search(r"[^\W_]", lead) or bool(re.fullmatch(r"\W*[^\W\d_]+\s+", lead))
+    if head and (AFTER.match(after) or READING.match(after)):
+        return True
+    if VOCATIVE.search(before):
+        return True
+    return bool(TO.search(before)) and bool(COLON_AFTER.match(after) or READING.match(after))
+
+
+def _authority_header(text: str, start: int, end: int, sentence_start: int) -> bool:
+    """ "Message from the security team: …", "[Administrator]": an authority heading its text."""
+    return start - sentence_start <= 50 and bool(re.search(r"[:：\]]", text[end : end + 30]))
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    return [match.span() for match in SENTENCE.finditer(text) if match.group().strip()]
+
+
+def _near(spans: list[tuple[int, int]], anchor: tuple[int, int]) -> tuple[int, int]:
+    return min(spans, key=lambda span: abs(span[0] - anchor[0]))
+
+
+def _tightest(
+    here: dict[str, list[tuple[int, int]]], anchor: str, names: tuple[str, ...]
+) -> tuple[int, int]:
+    """The shortest span holding one place of each concept (around each place of the
+    anchor, the nearest of the others)."""
+    best: tuple[int, int] | None = None
+    for place in here[anchor]:
+        chosen = [_near(here[name], place) for name in names]
+        core = (min(a for a, _ in chosen), max(b for _, b in chosen))
+        if best is None or core[1] - core[0] < best[1] - best[0]:
+            best = core
+    assert best is not None
+    return best
+
+
+def _override(here: dict[str, list[tuple[int, int]]]) -> tuple[int, int] | None:
+    """ "Ignore" and "instructions" within 30 characters of each other, and "previous",
+    "your" or "system prompt" near them: the reader's own instructions voided."""
+    for verb in here.get("ignore", []):
+        rules = _near(here["rules"], verb)
+        if abs(rules[0] - verb[0]) > 30:
+            continue
+        start, end = min(verb[0], rules[0]), max(verb[1], rules[1])
+        scope = [
+            span
+            for name in ("previous", "yours", "system_prompt")
+            for span in here.get(name, [])
+            if start - 30 <= span[0] <= end + 30
+        ]
+        if scope:
+            return min(start, *(a for a, _ in scope)), max(end, *(b for _, b in scope))
+    return None
+
+
+# a transcript turn of the person the assistant serves: their own requests are theirs
+USER_TURN = re.compile(
+    r"(?im)^\s*(?:user|human|me|ich|moi|yo|eu|ik|ja|já|utilisateur|utilisatrice|usuari[oa]|"
+    r"usuári[oa]|utente|nutzerin|benutzerin|gebruikster|"
+    r"nutzer|benutzer|gebruiker|użytkownik|uživatel|kullanıcı|utilizator|felhasználó|käyttäjä|"
+    r"användare|bruker|bruger|người dùng|pengguna|пользователь|користувач|потребител|χρήστης|"
+    r"משתמש|المستخدم|کاربر|उपयोगकर्ता|ব্যবহারকারী|用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)\s*[:：]"
+)
+SPEAKERS = re.compile(r"(?m)^\s*[^\s:：]{1,20}\s*[:：]")
+
+
+def concept_hits(
+    text: str, found: dict[str, list[tuple[int, int]]] | None = None
+) -> Iterator[tuple[Hit, tuple[int, int]]]:
+    """Each rule's hit, with the span of the concepts that made it (for the quote check);
+    ``found``: the text's concepts, when the caller has them already."""
+    found = concepts(text) if found is None else found
+    if not found:
+        return
+    transcript = len(SPEAKERS.findall(text)) >= 2
+    user_turns = [m.start() for m in USER_TURN.finditer(text)]
+    spans = sentences(text)
+    for index, (start, end) in enumerate(spans):
+        # this sentence and the next: an order is often split from its addressee
+        window_end = spans[index + 1][1] if index + 1 < len(spans) else end
+        here: dict[str, list[tuple[int, int]]] = {}
+        for name, places in found.items():
+            inside = [(a, b) for a, b in places if start <= a and b <= window_end]
+            if inside:
+                here[name] = inside
+        if "ignore" in here:
+            kept = [
+                (a, b) for a, b in here["ignore"] if not NEGATED.search(text[max(0, a - 12) : a])
+            ]
+            if kept:
+                here["ignore"] = kept
+            else:
+                del here["ignore"]
+        for a, b in here.get("ai", []):
+            if a < end and not transcript and addressed(text, a, b, start):
+                here.setdefault("addressed", []).append((a, b))
+        for a, b in here.get("authority", []):
+            if a < end and _authority_header(text, a, b, start):
+                here.setdefault("authority_header", []).append((a, b))
+        destination = DESTINATION.search(text, start, window_end)
+        if destination:
+            here["destination"] = [destination.span()]
+        function = FUNCTION.search(text, start, window_end)
+        if function:
+            here["function"] = [function.span()]
+        label = SYSTEM_LABEL.search(text, start, window_end)
+        if label and transcript:
+            here["system_label"] = [label.span()]
+        own = any(turn <= start for turn in user_turns)  # inside the user's own turn
+        for rule in RULES:
+            if not rule.needs <= here.keys():
+                continue
+            extra = rule.any_of & here.keys()
+            if rule.any_of and not extra:
+                continue
+            if own and rule.detector != "instruction_override":
+                continue
+            if rule.detector == "instruction_override":
+                core = _override(here)
+                if core is None:
+                    continue
+            else:
+                core = _tightest(here, sorted(rule.needs)[0], (*rule.needs, *extra))
+            if core[0] >= end:
+                continue  # the next sentence's own hit
+            yield Hit(rule.detector, FAMILY, *core, rule.confidence), core
