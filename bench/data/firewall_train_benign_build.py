@@ -620,7 +620,7 @@ CORPUS["he"] = [
     "באג: כשהשפה מוגדרת לעברית, הכפתורים בתפריט מופיעים בסדר הפוך.",
     "הערה על הקוד: כדאי להוסיף בדיקה למקרה שהרשימה ריקה, אחרת זה יקרוס.",
     "לקוח: ההזמנה הגיעה חסרה.\nשירות: מתנצלים! הפריט החסר יישלח מחר ללא עלות.",
-    "ספל קרמיקה בעבודת יד, 300 מ\"ל, בגוון תכלת. מתאים למדיח.",
+    'ספל קרמיקה בעבודת יד, 300 מ"ל, בגוון תכלת. מתאים למדיח.',
     "בירושלים נפתחה מסילת רכבת קלה חדשה שמחברת בין השכונות בדרום העיר למרכז.",
     "היום הלכתי לים אחרי העבודה. המים היו חמים והשקיעה הייתה מדהימה.",
     "היי עמית, תודה על העזרה אתמול. נדבר בראשון על הפרויקט. דנה",
@@ -1718,20 +1718,22 @@ CORPUS["da"] += [
 
 # Things that must never appear in a benign negative.
 FORBIDDEN = [
-    re.compile(r"@"),                                  # e-mail addresses, handles
-    re.compile(r"https?://|www\.", re.I),              # links
-    re.compile(r"\d{7,}"),                             # long digit runs (ids, phones, cards)
-    re.compile(r"\d{3}[ -]\d{3}[ -]\d{3,4}"),          # phone-like groups
+    re.compile(r"@"),  # e-mail addresses, handles
+    re.compile(r"https?://|www\.", re.I),  # links
+    re.compile(r"\d{7,}"),  # long digit runs (ids, phones, cards)
+    re.compile(r"\d{3}[ -]\d{3}[ -]\d{3,4}"),  # phone-like groups
     re.compile(r"<\|[a-z_]+\|>|\[/?INST\]|^#+ *(system|assistant)\s*:", re.I | re.M),
     re.compile(r"ignore (all )?(the )?previous instructions", re.I),
     re.compile(r"-----BEGIN|AKIA[0-9A-Z]{12}|\bsk-[A-Za-z0-9]{8}|\bghp_|\bxox[bp]-", re.I),
-    re.compile(r"[\u200b\u200e\u200f\u2060-\u2064\ufeff]|[\U000e0000-\U000e007f]"),  # invisible characters (ZWNJ/ZWJ are ordinary Persian/Indic orthography)
+    re.compile(
+        r"[\u200b\u200e\u200f\u2060-\u2064\ufeff]|[\U000e0000-\U000e007f]"
+    ),  # invisible characters (ZWNJ/ZWJ are ordinary Persian/Indic orthography)
 ]
 
 
 def _grams(text, n=4):
     t = re.sub(r"\s+", " ", text.lower())
-    return {t[i:i + n] for i in range(max(1, len(t) - n + 1))}
+    return {t[i : i + n] for i in range(max(1, len(t) - n + 1))}
 
 
 def check(corpus):

@@ -68,11 +68,18 @@ def b64u(data: bytes) -> str:
 
 
 def wrap(s: str, n: int = 64) -> str:
-    return "\n".join(s[i:i + n] for i in range(0, len(s), n))
+    return "\n".join(s[i : i + n] for i in range(0, len(s), n))
 
 
 def ascii_fold(s: str) -> str:
-    s = s.replace("ß", "ss").replace("ø", "o").replace("Ø", "O").replace("æ", "ae").replace("ł", "l").replace("Ł", "L")
+    s = (
+        s.replace("ß", "ss")
+        .replace("ø", "o")
+        .replace("Ø", "O")
+        .replace("æ", "ae")
+        .replace("ł", "l")
+        .replace("Ł", "L")
+    )
     return unicodedata.normalize("NFKD", s).encode("ascii", "ignore").decode()
 
 
@@ -192,7 +199,8 @@ _BIP39_BLOB = (
 BIP39 = zlib.decompress(base64.b64decode(_BIP39_BLOB)).decode().split()
 assert len(BIP39) == 2048
 assert hashlib.sha256(" ".join(BIP39).encode()).hexdigest() == (
-    "f18b9a84c83e38e98eceb0102b275e26438af83ab08f080cdb780a2caa9f3a6d")
+    "f18b9a84c83e38e98eceb0102b275e26438af83ab08f080cdb780a2caa9f3a6d"
+)
 
 
 def bip39_phrase(words: int = 12) -> str:
@@ -201,54 +209,224 @@ def bip39_phrase(words: int = 12) -> str:
     cs_bits = ent_bits // 32
     h = hashlib.sha256(ent).digest()
     bits = bin(int.from_bytes(ent, "big"))[2:].zfill(ent_bits) + bin(h[0])[2:].zfill(8)[:cs_bits]
-    return " ".join(BIP39[int(bits[i:i + 11], 2)] for i in range(0, len(bits), 11))
+    return " ".join(BIP39[int(bits[i : i + 11], 2)] for i in range(0, len(bits), 11))
 
 
 # --------------------------------------------------------------------------------------------
 # Names per locale: (male first names, female first names, surnames)
 NAMES = {
-    "us": (["James", "Michael", "Tyler", "Marcus", "Derek", "Brandon"], ["Emily", "Ashley", "Brianna", "Hannah", "Megan", "Lauren"], ["Carter", "Nguyen", "Walsh", "Hernandez", "Okafor", "Bennett", "Reed", "Sullivan"]),
-    "uk": (["Oliver", "Harry", "George", "Callum", "Rhys"], ["Amelia", "Isla", "Poppy", "Freya", "Imogen"], ["Thompson", "Patel", "Hughes", "Whitfield", "Ashworth", "Clarke", "Doyle", "Pritchard"]),
-    "de": (["Lukas", "Jonas", "Felix", "Tobias", "Florian"], ["Anna", "Leonie", "Katrin", "Miriam", "Jana"], ["Müller", "Schneider", "Fischer", "Weber", "Becker", "Hoffmann", "Schäfer", "Krüger"]),
-    "fr": (["Louis", "Hugo", "Julien", "Mathieu", "Théo"], ["Camille", "Chloé", "Manon", "Léa", "Inès"], ["Martin", "Bernard", "Dubois", "Lefèvre", "Moreau", "Girard", "Rousseau", "Fontaine"]),
-    "es": (["Javier", "Alejandro", "Pablo", "Sergio", "Diego"], ["Lucía", "Marta", "Carmen", "Elena", "Nuria"], ["García", "Fernández", "López", "Martínez", "Sánchez", "Romero", "Navarro", "Ortega"]),
-    "it": (["Marco", "Luca", "Giovanni", "Matteo", "Davide"], ["Giulia", "Chiara", "Francesca", "Sara", "Valentina"], ["Rossi", "Bianchi", "Romano", "Colombo", "Ricci", "Marino", "Greco", "Bruno"]),
-    "nl": (["Daan", "Sander", "Joris", "Bram", "Thijs"], ["Sanne", "Fleur", "Lotte", "Eva", "Femke"], ["de Vries", "Jansen", "van den Berg", "Bakker", "Visser", "Smit", "Meijer", "de Boer"]),
-    "be": (["Wouter", "Pieter", "Maxime", "Arnaud"], ["Elke", "Lien", "Aurélie", "Charlotte"], ["Peeters", "Janssens", "Maes", "Jacobs", "Claes", "Dupont", "Lambert"]),
-    "pl": (["Piotr", "Krzysztof", "Tomasz", "Paweł", "Michał"], ["Anna", "Katarzyna", "Magdalena", "Agnieszka", "Zofia"], ["Nowak", "Kowalski", "Wiśniewski", "Wójcik", "Kamiński", "Lewandowski", "Zieliński"]),
-    "se": (["Erik", "Lars", "Johan", "Oskar", "Anders"], ["Karin", "Elin", "Sofia", "Maja", "Ingrid"], ["Andersson", "Johansson", "Karlsson", "Nilsson", "Lindqvist", "Bergström"]),
-    "no": (["Ole", "Henrik", "Magnus", "Sindre", "Eirik"], ["Ingrid", "Silje", "Kari", "Hanne", "Marit"], ["Hansen", "Johansen", "Olsen", "Larsen", "Haugen", "Bakken", "Solberg"]),
-    "dk": (["Mads", "Rasmus", "Frederik", "Søren", "Anders"], ["Mette", "Sofie", "Ida", "Line", "Camilla"], ["Jensen", "Nielsen", "Pedersen", "Rasmussen", "Christensen", "Møller"]),
-    "fi": (["Mikko", "Juha", "Antti", "Ville", "Lauri"], ["Aino", "Laura", "Hanna", "Emmi", "Satu"], ["Korhonen", "Virtanen", "Mäkinen", "Nieminen", "Heikkinen", "Laine"]),
-    "ee": (["Rasmus", "Martin", "Kristjan", "Andres"], ["Liis", "Kadri", "Triin", "Maarja"], ["Tamm", "Saar", "Sepp", "Mägi", "Kask", "Rebane"]),
-    "cz": (["Jan", "Petr", "Tomáš", "Jakub", "Lukáš"], ["Tereza", "Eliška", "Lucie", "Kateřina"], ["Novák", "Svoboda", "Dvořák", "Černý", "Procházka", "Kučera"]),
-    "ro": (["Andrei", "Mihai", "Alexandru", "Ionuț", "Vlad"], ["Ioana", "Elena", "Andreea", "Cristina", "Raluca"], ["Popescu", "Ionescu", "Dumitru", "Stan", "Constantin", "Gheorghe"]),
-    "tr": (["Mehmet", "Emre", "Burak", "Can", "Mustafa"], ["Ayşe", "Elif", "Zeynep", "Merve", "Selin"], ["Yılmaz", "Kaya", "Demir", "Şahin", "Çelik", "Aydın", "Öztürk"]),
-    "pt": (["João", "Tiago", "Rui", "Miguel", "Duarte"], ["Inês", "Beatriz", "Mariana", "Sofia", "Rita"], ["Silva", "Santos", "Ferreira", "Pereira", "Costa", "Rodrigues", "Carvalho"]),
-    "in": (["Rahul", "Arjun", "Vikram", "Rohan", "Sandeep"], ["Priya", "Ananya", "Sneha", "Kavya", "Divya"], ["Sharma", "Iyer", "Reddy", "Gupta", "Nair", "Mehta", "Banerjee", "Kulkarni"]),
-    "cn": (["伟", "强", "磊", "俊杰", "浩然"], ["娜", "静", "丽", "欣怡", "雨桐"], ["王", "李", "张", "刘", "陈", "杨", "赵", "黄"]),
-    "jp": (["健太", "翔", "大輔", "拓也", "直樹"], ["美咲", "陽子", "さくら", "由美", "彩花"], ["佐藤", "鈴木", "高橋", "田中", "渡辺", "伊藤", "山本", "中村"]),
-    "kr": (["민준", "서준", "도윤", "현우", "지훈"], ["서연", "지우", "하은", "수빈", "민지"], ["김", "이", "박", "최", "정", "강", "조", "윤"]),
-    "br": (["Lucas", "Gabriel", "Rafael", "Thiago", "Bruno"], ["Ana", "Juliana", "Larissa", "Camila", "Fernanda"], ["Souza", "Oliveira", "Lima", "Almeida", "Ribeiro", "Barbosa", "Rocha"]),
-    "mx": (["José", "Luis", "Carlos", "Jorge", "Emiliano"], ["María", "Guadalupe", "Daniela", "Ximena", "Valeria"], ["Hernández", "González", "Ramírez", "Torres", "Flores", "Vázquez", "Castillo", "Morales"]),
-    "ar": (["Santiago", "Matías", "Facundo", "Nicolás"], ["Sofía", "Valentina", "Camila", "Florencia"], ["González", "Rodríguez", "Gómez", "Fernández", "Díaz", "Pérez", "Sosa"]),
-    "cl": (["Benjamín", "Vicente", "Cristóbal", "Joaquín"], ["Javiera", "Catalina", "Constanza", "Antonia"], ["Muñoz", "Rojas", "Díaz", "Soto", "Contreras", "Silva", "Fuentes"]),
-    "ca": (["Liam", "Noah", "Ethan", "Mathis"], ["Olivia", "Charlotte", "Maëlle", "Chloe"], ["Tremblay", "Gagnon", "Roy", "MacDonald", "Wilson", "Côté", "Chen"]),
-    "au": (["Jack", "Riley", "Lachlan", "Cooper"], ["Matilda", "Ruby", "Zoe", "Mia"], ["Smith", "Jones", "Kelly", "O'Brien", "Nguyen", "Campbell", "Murphy"]),
-    "nz": (["Nikau", "Tama", "Hamish", "Finn"], ["Aroha", "Mereana", "Georgia", "Tui"], ["Ngata", "Walker", "Te Rangi", "Thomson", "Parata", "Wilson"]),
-    "za": (["Sipho", "Thabo", "Pieter", "Kagiso"], ["Thandiwe", "Lerato", "Anneke", "Naledi"], ["Dlamini", "Nkosi", "van der Merwe", "Botha", "Mokoena", "Naidoo"]),
-    "il": (["Noam", "Itai", "Yossi", "Omer"], ["Noa", "Tamar", "Shira", "Maya"], ["Cohen", "Levi", "Mizrahi", "Peretz", "Friedman", "Azoulay"]),
-    "sg": (["Wei Jie", "Jun Hao", "Arjun", "Hafiz"], ["Hui Min", "Xin Yi", "Nurul", "Priya"], ["Tan", "Lim", "Ng", "Goh", "Wong", "Rahman"]),
-    "ru": (["Алексей", "Дмитрий", "Сергей", "Иван", "Михаил"], ["Ольга", "Екатерина", "Анна", "Мария", "Наталья"], ["Иванов", "Смирнов", "Кузнецов", "Попов", "Соколов", "Лебедев"]),
-    "sa": (["محمد", "أحمد", "خالد", "عمر"], ["فاطمة", "نورة", "سارة", "ليلى"], ["العتيبي", "الحربي", "القحطاني", "الشمري", "الغامدي"]),
-    "gr": (["Giorgos", "Nikos", "Dimitris", "Kostas"], ["Maria", "Eleni", "Katerina", "Sofia"], ["Papadopoulos", "Georgiou", "Nikolaidis", "Vlachos", "Pappas"]),
-    "hu": (["Bence", "Máté", "Dániel", "Gergő"], ["Réka", "Eszter", "Dóra", "Zsófia"], ["Nagy", "Kovács", "Tóth", "Szabó", "Horváth", "Varga"]),
-    "vn": (["Minh", "Huy", "Tuấn", "Quang"], ["Lan", "Hương", "Thảo", "Ngọc"], ["Nguyễn", "Trần", "Lê", "Phạm", "Hoàng"]),
+    "us": (
+        ["James", "Michael", "Tyler", "Marcus", "Derek", "Brandon"],
+        ["Emily", "Ashley", "Brianna", "Hannah", "Megan", "Lauren"],
+        ["Carter", "Nguyen", "Walsh", "Hernandez", "Okafor", "Bennett", "Reed", "Sullivan"],
+    ),
+    "uk": (
+        ["Oliver", "Harry", "George", "Callum", "Rhys"],
+        ["Amelia", "Isla", "Poppy", "Freya", "Imogen"],
+        ["Thompson", "Patel", "Hughes", "Whitfield", "Ashworth", "Clarke", "Doyle", "Pritchard"],
+    ),
+    "de": (
+        ["Lukas", "Jonas", "Felix", "Tobias", "Florian"],
+        ["Anna", "Leonie", "Katrin", "Miriam", "Jana"],
+        ["Müller", "Schneider", "Fischer", "Weber", "Becker", "Hoffmann", "Schäfer", "Krüger"],
+    ),
+    "fr": (
+        ["Louis", "Hugo", "Julien", "Mathieu", "Théo"],
+        ["Camille", "Chloé", "Manon", "Léa", "Inès"],
+        ["Martin", "Bernard", "Dubois", "Lefèvre", "Moreau", "Girard", "Rousseau", "Fontaine"],
+    ),
+    "es": (
+        ["Javier", "Alejandro", "Pablo", "Sergio", "Diego"],
+        ["Lucía", "Marta", "Carmen", "Elena", "Nuria"],
+        ["García", "Fernández", "López", "Martínez", "Sánchez", "Romero", "Navarro", "Ortega"],
+    ),
+    "it": (
+        ["Marco", "Luca", "Giovanni", "Matteo", "Davide"],
+        ["Giulia", "Chiara", "Francesca", "Sara", "Valentina"],
+        ["Rossi", "Bianchi", "Romano", "Colombo", "Ricci", "Marino", "Greco", "Bruno"],
+    ),
+    "nl": (
+        ["Daan", "Sander", "Joris", "Bram", "Thijs"],
+        ["Sanne", "Fleur", "Lotte", "Eva", "Femke"],
+        ["de Vries", "Jansen", "van den Berg", "Bakker", "Visser", "Smit", "Meijer", "de Boer"],
+    ),
+    "be": (
+        ["Wouter", "Pieter", "Maxime", "Arnaud"],
+        ["Elke", "Lien", "Aurélie", "Charlotte"],
+        ["Peeters", "Janssens", "Maes", "Jacobs", "Claes", "Dupont", "Lambert"],
+    ),
+    "pl": (
+        ["Piotr", "Krzysztof", "Tomasz", "Paweł", "Michał"],
+        ["Anna", "Katarzyna", "Magdalena", "Agnieszka", "Zofia"],
+        ["Nowak", "Kowalski", "Wiśniewski", "Wójcik", "Kamiński", "Lewandowski", "Zieliński"],
+    ),
+    "se": (
+        ["Erik", "Lars", "Johan", "Oskar", "Anders"],
+        ["Karin", "Elin", "Sofia", "Maja", "Ingrid"],
+        ["Andersson", "Johansson", "Karlsson", "Nilsson", "Lindqvist", "Bergström"],
+    ),
+    "no": (
+        ["Ole", "Henrik", "Magnus", "Sindre", "Eirik"],
+        ["Ingrid", "Silje", "Kari", "Hanne", "Marit"],
+        ["Hansen", "Johansen", "Olsen", "Larsen", "Haugen", "Bakken", "Solberg"],
+    ),
+    "dk": (
+        ["Mads", "Rasmus", "Frederik", "Søren", "Anders"],
+        ["Mette", "Sofie", "Ida", "Line", "Camilla"],
+        ["Jensen", "Nielsen", "Pedersen", "Rasmussen", "Christensen", "Møller"],
+    ),
+    "fi": (
+        ["Mikko", "Juha", "Antti", "Ville", "Lauri"],
+        ["Aino", "Laura", "Hanna", "Emmi", "Satu"],
+        ["Korhonen", "Virtanen", "Mäkinen", "Nieminen", "Heikkinen", "Laine"],
+    ),
+    "ee": (
+        ["Rasmus", "Martin", "Kristjan", "Andres"],
+        ["Liis", "Kadri", "Triin", "Maarja"],
+        ["Tamm", "Saar", "Sepp", "Mägi", "Kask", "Rebane"],
+    ),
+    "cz": (
+        ["Jan", "Petr", "Tomáš", "Jakub", "Lukáš"],
+        ["Tereza", "Eliška", "Lucie", "Kateřina"],
+        ["Novák", "Svoboda", "Dvořák", "Černý", "Procházka", "Kučera"],
+    ),
+    "ro": (
+        ["Andrei", "Mihai", "Alexandru", "Ionuț", "Vlad"],
+        ["Ioana", "Elena", "Andreea", "Cristina", "Raluca"],
+        ["Popescu", "Ionescu", "Dumitru", "Stan", "Constantin", "Gheorghe"],
+    ),
+    "tr": (
+        ["Mehmet", "Emre", "Burak", "Can", "Mustafa"],
+        ["Ayşe", "Elif", "Zeynep", "Merve", "Selin"],
+        ["Yılmaz", "Kaya", "Demir", "Şahin", "Çelik", "Aydın", "Öztürk"],
+    ),
+    "pt": (
+        ["João", "Tiago", "Rui", "Miguel", "Duarte"],
+        ["Inês", "Beatriz", "Mariana", "Sofia", "Rita"],
+        ["Silva", "Santos", "Ferreira", "Pereira", "Costa", "Rodrigues", "Carvalho"],
+    ),
+    "in": (
+        ["Rahul", "Arjun", "Vikram", "Rohan", "Sandeep"],
+        ["Priya", "Ananya", "Sneha", "Kavya", "Divya"],
+        ["Sharma", "Iyer", "Reddy", "Gupta", "Nair", "Mehta", "Banerjee", "Kulkarni"],
+    ),
+    "cn": (
+        ["伟", "强", "磊", "俊杰", "浩然"],
+        ["娜", "静", "丽", "欣怡", "雨桐"],
+        ["王", "李", "张", "刘", "陈", "杨", "赵", "黄"],
+    ),
+    "jp": (
+        ["健太", "翔", "大輔", "拓也", "直樹"],
+        ["美咲", "陽子", "さくら", "由美", "彩花"],
+        ["佐藤", "鈴木", "高橋", "田中", "渡辺", "伊藤", "山本", "中村"],
+    ),
+    "kr": (
+        ["민준", "서준", "도윤", "현우", "지훈"],
+        ["서연", "지우", "하은", "수빈", "민지"],
+        ["김", "이", "박", "최", "정", "강", "조", "윤"],
+    ),
+    "br": (
+        ["Lucas", "Gabriel", "Rafael", "Thiago", "Bruno"],
+        ["Ana", "Juliana", "Larissa", "Camila", "Fernanda"],
+        ["Souza", "Oliveira", "Lima", "Almeida", "Ribeiro", "Barbosa", "Rocha"],
+    ),
+    "mx": (
+        ["José", "Luis", "Carlos", "Jorge", "Emiliano"],
+        ["María", "Guadalupe", "Daniela", "Ximena", "Valeria"],
+        ["Hernández", "González", "Ramírez", "Torres", "Flores", "Vázquez", "Castillo", "Morales"],
+    ),
+    "ar": (
+        ["Santiago", "Matías", "Facundo", "Nicolás"],
+        ["Sofía", "Valentina", "Camila", "Florencia"],
+        ["González", "Rodríguez", "Gómez", "Fernández", "Díaz", "Pérez", "Sosa"],
+    ),
+    "cl": (
+        ["Benjamín", "Vicente", "Cristóbal", "Joaquín"],
+        ["Javiera", "Catalina", "Constanza", "Antonia"],
+        ["Muñoz", "Rojas", "Díaz", "Soto", "Contreras", "Silva", "Fuentes"],
+    ),
+    "ca": (
+        ["Liam", "Noah", "Ethan", "Mathis"],
+        ["Olivia", "Charlotte", "Maëlle", "Chloe"],
+        ["Tremblay", "Gagnon", "Roy", "MacDonald", "Wilson", "Côté", "Chen"],
+    ),
+    "au": (
+        ["Jack", "Riley", "Lachlan", "Cooper"],
+        ["Matilda", "Ruby", "Zoe", "Mia"],
+        ["Smith", "Jones", "Kelly", "O'Brien", "Nguyen", "Campbell", "Murphy"],
+    ),
+    "nz": (
+        ["Nikau", "Tama", "Hamish", "Finn"],
+        ["Aroha", "Mereana", "Georgia", "Tui"],
+        ["Ngata", "Walker", "Te Rangi", "Thomson", "Parata", "Wilson"],
+    ),
+    "za": (
+        ["Sipho", "Thabo", "Pieter", "Kagiso"],
+        ["Thandiwe", "Lerato", "Anneke", "Naledi"],
+        ["Dlamini", "Nkosi", "van der Merwe", "Botha", "Mokoena", "Naidoo"],
+    ),
+    "il": (
+        ["Noam", "Itai", "Yossi", "Omer"],
+        ["Noa", "Tamar", "Shira", "Maya"],
+        ["Cohen", "Levi", "Mizrahi", "Peretz", "Friedman", "Azoulay"],
+    ),
+    "sg": (
+        ["Wei Jie", "Jun Hao", "Arjun", "Hafiz"],
+        ["Hui Min", "Xin Yi", "Nurul", "Priya"],
+        ["Tan", "Lim", "Ng", "Goh", "Wong", "Rahman"],
+    ),
+    "ru": (
+        ["Алексей", "Дмитрий", "Сергей", "Иван", "Михаил"],
+        ["Ольга", "Екатерина", "Анна", "Мария", "Наталья"],
+        ["Иванов", "Смирнов", "Кузнецов", "Попов", "Соколов", "Лебедев"],
+    ),
+    "sa": (
+        ["محمد", "أحمد", "خالد", "عمر"],
+        ["فاطمة", "نورة", "سارة", "ليلى"],
+        ["العتيبي", "الحربي", "القحطاني", "الشمري", "الغامدي"],
+    ),
+    "gr": (
+        ["Giorgos", "Nikos", "Dimitris", "Kostas"],
+        ["Maria", "Eleni", "Katerina", "Sofia"],
+        ["Papadopoulos", "Georgiou", "Nikolaidis", "Vlachos", "Pappas"],
+    ),
+    "hu": (
+        ["Bence", "Máté", "Dániel", "Gergő"],
+        ["Réka", "Eszter", "Dóra", "Zsófia"],
+        ["Nagy", "Kovács", "Tóth", "Szabó", "Horváth", "Varga"],
+    ),
+    "vn": (
+        ["Minh", "Huy", "Tuấn", "Quang"],
+        ["Lan", "Hương", "Thảo", "Ngọc"],
+        ["Nguyễn", "Trần", "Lê", "Phạm", "Hoàng"],
+    ),
 }
 _CJK = {"cn", "jp", "kr"}
-_FEM_SURNAME = {"pl": {"Kowalski": "Kowalska", "Wiśniewski": "Wiśniewska", "Kamiński": "Kamińska", "Lewandowski": "Lewandowska", "Zieliński": "Zielińska"},
-                "ru": {"Иванов": "Иванова", "Смирнов": "Смирнова", "Кузнецов": "Кузнецова", "Попов": "Попова", "Соколов": "Соколова", "Лебедев": "Лебедева"},
-                "cz": {"Novák": "Nováková", "Svoboda": "Svobodová", "Dvořák": "Dvořáková", "Černý": "Černá", "Procházka": "Procházková", "Kučera": "Kučerová"}}
+_FEM_SURNAME = {
+    "pl": {
+        "Kowalski": "Kowalska",
+        "Wiśniewski": "Wiśniewska",
+        "Kamiński": "Kamińska",
+        "Lewandowski": "Lewandowska",
+        "Zieliński": "Zielińska",
+    },
+    "ru": {
+        "Иванов": "Иванова",
+        "Смирнов": "Смирнова",
+        "Кузнецов": "Кузнецова",
+        "Попов": "Попова",
+        "Соколов": "Соколова",
+        "Лебедев": "Лебедева",
+    },
+    "cz": {
+        "Novák": "Nováková",
+        "Svoboda": "Svobodová",
+        "Dvořák": "Dvořáková",
+        "Černý": "Černá",
+        "Procházka": "Procházková",
+        "Kučera": "Kučerová",
+    },
+}
 
 
 def pick_person(ctx: dict, loc: str) -> None:
@@ -284,6 +462,7 @@ def gen(*names):
         for n in names:
             GEN[n] = fn
         return fn
+
     return deco
 
 
@@ -293,6 +472,7 @@ def _name(loc):
         if loc in _CJK:
             return ctx["_last"] + ("" if loc != "jp" else " ") + ctx["_first"]
         return f"{ctx['_first']} {ctx['_last']}"
+
     return f
 
 
@@ -300,6 +480,7 @@ def _first(loc):
     def f(ctx, key):
         pick_person(ctx, loc)
         return ctx["_first"]
+
     return f
 
 
@@ -331,10 +512,32 @@ def jwt_hs256(payload: dict, header: dict | None = None) -> str:
 
 def password(style: str | None = None) -> str:
     style = style or R.choice(["word", "word", "random", "phrase", "leet", "random"])
-    words = ["Sunflower", "Kestrel", "Marmalade", "Harbour", "Zephyr", "Tangerine", "Ottoman", "Lighthouse",
-             "Quokka", "Nebula", "Paprika", "Juniper", "Falcon", "Sapphire", "Tundra", "Walnut", "Mistral", "Pelican"]
+    words = [
+        "Sunflower",
+        "Kestrel",
+        "Marmalade",
+        "Harbour",
+        "Zephyr",
+        "Tangerine",
+        "Ottoman",
+        "Lighthouse",
+        "Quokka",
+        "Nebula",
+        "Paprika",
+        "Juniper",
+        "Falcon",
+        "Sapphire",
+        "Tundra",
+        "Walnut",
+        "Mistral",
+        "Pelican",
+    ]
     if style == "word":
-        return R.choice(words) + R.choice(["!", "#", "$", "?", "*", "@", "&"]) + str(R.randint(1970, 2026))
+        return (
+            R.choice(words)
+            + R.choice(["!", "#", "$", "?", "*", "@", "&"])
+            + str(R.randint(1970, 2026))
+        )
     if style == "random":
         return rs(ALNUM + "!#$%&*+-=?@^_~", R.randint(14, 22))
     if style == "phrase":
@@ -346,7 +549,7 @@ def password(style: str | None = None) -> str:
 
 def rsa_pem_body(nbytes: int = 1190, head: str = "MIIEpAIBAAKCAQEA") -> str:
     body = b64(rbytes(nbytes))
-    return wrap(head + body[len(head):], 64)
+    return wrap(head + body[len(head) :], 64)
 
 
 def openssh_body() -> str:
@@ -397,131 +600,147 @@ def g_pin6(ctx, key):
     return rs(DIG, 6)
 
 
-GEN.update({
-    "aws_akid": lambda c, k: "AKIA" + rs(B32.replace("1", ""), 16),
-    "aws_asia": lambda c, k: "ASIA" + rs(B32, 16),
-    "aws_secret": lambda c, k: rs(B64, 40),
-    "aws_session": lambda c, k: "IQoJb3JpZ2luX2VjE" + rs(B64, 280) + "==",
-    "aws_account": lambda c, k: rs(DIG, 12),
-    "gcp_api": lambda c, k: "AIza" + rs(B64U, 35),
-    "azure_key": lambda c, k: b64(rbytes(64)),
-    "azure_sas_sig": lambda c, k: urllib.parse.quote(b64(rbytes(32)), safe=""),
-    "azure_sb_key": lambda c, k: b64(rbytes(32)),
-    "azure_client_secret": lambda c, k: rs(ALNUM, 3) + "8Q~" + rs(ALNUM + "_~.-", 34),
-    "do_pat": lambda c, k: "dop_v1_" + rs(HEXL, 64),
-    "do_spaces": lambda c, k: "DO00" + rs(UP + DIG, 16),
-    "do_spaces_secret": lambda c, k: rs(B64, 43),
-    "ali_akid": lambda c, k: "LTAI5t" + rs(ALNUM, 18),
-    "ali_secret": lambda c, k: rs(ALNUM, 30),
-    "cf_token": lambda c, k: rs(B64U, 40),
-    "cf_global": lambda c, k: rs(HEXL, 37),
-    "cf_origin_ca": lambda c, k: "v1.0-" + rs(HEXL, 24) + "-" + rs(HEXL, 146),
-    "ghp": lambda c, k: gh_style("ghp_"),
-    "gho": lambda c, k: gh_style("gho_"),
-    "ghs": lambda c, k: gh_style("ghs_"),
-    "ghu": lambda c, k: gh_style("ghu_"),
-    "ghr": lambda c, k: gh_style("ghr_"),
-    "gh_fine": lambda c, k: "github_pat_11" + rs(UP + DIG, 20) + "_" + rs(ALNUM, 59),
-    "glpat": lambda c, k: "glpat-" + rs(B64U, 20),
-    "glrt": lambda c, k: "glrt-" + rs(B64U, 20),
-    "gldt": lambda c, k: "gldt-" + rs(B64U, 20),
-    "bb_app": lambda c, k: "ATBB" + rs(ALNUM, 24) + rs(HEXU, 8),
-    "bb_access": lambda c, k: "ATCTT3xFfGN0" + rs(B64U, 180) + "=" + rs(HEXU, 8),
-    "slack_bot": lambda c, k: f"xoxb-{rs(DIG, 11)}-{rs(DIG, 13)}-{rs(ALNUM, 24)}",
-    "slack_user": lambda c, k: f"xoxp-{rs(DIG, 11)}-{rs(DIG, 11)}-{rs(DIG, 13)}-{rs(HEXL, 32)}",
-    "slack_app": lambda c, k: f"xapp-1-A{rs(UP + DIG, 10)}-{rs(DIG, 13)}-{rs(HEXL, 64)}",
-    "slack_hook": lambda c, k: f"https://hooks.slack.com/services/T{rs(UP + DIG, 8)}/B{rs(UP + DIG, 10)}/{rs(ALNUM, 24)}",
-    "discord_hook": lambda c, k: f"https://discord.com/api/webhooks/{R.randint(10**18, 13 * 10**17 + 10**18)}/{rs(B64U, 68)}",
-    "telegram": lambda c, k: f"{R.randint(10**9, 8 * 10**9)}:AA{rs(B64U, 33)}",
-    "stripe_sk": lambda c, k: "sk_live_51" + rs(ALNUM, 97),
-    "stripe_rk": lambda c, k: "rk_live_51" + rs(ALNUM, 97),
-    "stripe_whsec": lambda c, k: "whsec_" + rs(ALNUM, 32),
-    "twilio_sid": lambda c, k: "AC" + rs(HEXL, 32),
-    "twilio_token": lambda c, k: rs(HEXL, 32),
-    "twilio_sk": lambda c, k: "SK" + rs(HEXL, 32),
-    "twilio_sk_secret": lambda c, k: rs(ALNUM, 32),
-    "sendgrid": lambda c, k: "SG." + rs(B64U, 22) + "." + rs(B64U, 43),
-    "mailgun_old": lambda c, k: "key-" + rs(HEXL, 32),
-    "mailgun": lambda c, k: f"{rs(HEXL, 32)}-{rs(HEXL, 8)}-{rs(HEXL, 8)}",
-    "mailchimp": lambda c, k: rs(HEXL, 32) + "-us" + str(R.randint(2, 21)),
-    "openai": lambda c, k: "sk-proj-" + rs(B64U, 74) + "T3BlbkFJ" + rs(B64U, 74),
-    "openai_svc": lambda c, k: "sk-svcacct-" + rs(B64U, 74) + "T3BlbkFJ" + rs(B64U, 74),
-    "openai_legacy": lambda c, k: "sk-" + rs(ALNUM, 20) + "T3BlbkFJ" + rs(ALNUM, 20),
-    "anthropic": lambda c, k: "sk-ant-api03-" + rs(B64U, 93) + "AA",
-    "anthropic_admin": lambda c, k: "sk-ant-admin01-" + rs(B64U, 93) + "AA",
-    "hf": lambda c, k: "hf_" + rs(UP + LO, 34),
-    "replicate": lambda c, k: "r8_" + rs(ALNUM, 37),
-    "cohere": lambda c, k: rs(ALNUM, 40),
-    "groq": lambda c, k: "gsk_" + rs(ALNUM, 52),
-    "mistral": lambda c, k: rs(ALNUM, 32),
-    "npm": lambda c, k: gh_style("npm_"),
-    "pypi": lambda c, k: "pypi-AgEIcHlwaS5vcmcCJD" + rs(B64U, 150),
-    "docker": lambda c, k: "dckr_pat_" + rs(B64U, 27),
-    "shpat": lambda c, k: "shpat_" + rs(HEXL, 32),
-    "shpss": lambda c, k: "shpss_" + rs(HEXL, 32),
-    "atlassian": lambda c, k: "ATATT3xFfGF0" + rs(B64U, 170) + "=" + rs(HEXU, 8),
-    "notion": lambda c, k: "secret_" + rs(ALNUM, 43),
-    "notion_ntn": lambda c, k: "ntn_" + rs(DIG, 11) + rs(ALNUM, 35),
-    "linear": lambda c, k: "lin_api_" + rs(ALNUM, 40),
-    "figma": lambda c, k: "figd_" + rs(B64U, 40),
-    "vercel": lambda c, k: rs(ALNUM, 24),
-    "netlify": lambda c, k: "nfp_" + rs(ALNUM, 36),
-    "heroku": lambda c, k: "HRKU-AA" + rs(B64U, 58),
-    "dd_api": lambda c, k: rs(HEXL, 32),
-    "dd_app": lambda c, k: rs(HEXL, 40),
-    "nr_user": lambda c, k: "NRAK-" + rs(UP + DIG, 27),
-    "nr_license": lambda c, k: rs(HEXL, 36) + "NRAL",
-    "sentry_dsn": lambda c, k: f"https://{rs(HEXL, 32)}@o{R.randint(100000, 4999999)}.ingest.{R.choice(['', 'us.', 'de.'])}sentry.io/{R.randint(1000000, 4999999)}",
-    "sentry_user": lambda c, k: "sntryu_" + rs(HEXL, 64),
-    "doppler": lambda c, k: f"dp.st.{R.choice(['prd', 'prod', 'stg', 'dev'])}.{rs(ALNUM, 40)}",
-    "doppler_pt": lambda c, k: "dp.pt." + rs(ALNUM, 43),
-    "vault": lambda c, k: "hvs." + rs(B64U, 24),
-    "vault_long": lambda c, k: "hvs.CAESI" + rs(B64U, 60) + "Gh4KHGh2cy4" + rs(ALNUM, 24),
-    "tfc": lambda c, k: rs(ALNUM, 14) + ".atlasv1." + rs(ALNUM, 67),
-    "okta": lambda c, k: "00" + rs(B64U, 40),
-    "auth0_secret": lambda c, k: rs(B64U, 64),
-    "auth0_id": lambda c, k: rs(ALNUM, 32),
-    "fcm": lambda c, k: "AAAA" + rs(B64U, 7) + ":APA91b" + rs(B64U, 134),
-    "square": lambda c, k: "EAAA" + rs(B64U, 60),
-    "square_oauth": lambda c, k: "sq0csp-" + rs(B64U, 43),
-    "braintree": lambda c, k: f"access_token$production${rs(LO + DIG, 16)}${rs(HEXL, 32)}",
-    "paypal_id": lambda c, k: "A" + rs(B64U, 79),
-    "paypal_secret": lambda c, k: "E" + rs(B64U, 79),
-    "plaid_id": lambda c, k: rs(HEXL, 24),
-    "plaid_secret": lambda c, k: rs(HEXL, 30),
-    "plaid_access": lambda c, k: f"access-production-{rs(HEXL, 8)}-{rs(HEXL, 4)}-{rs(HEXL, 4)}-{rs(HEXL, 4)}-{rs(HEXL, 12)}",
-    "algolia_app": lambda c, k: rs(UP + DIG, 10),
-    "algolia_admin": lambda c, k: rs(HEXL, 32),
-    "supabase_secret": lambda c, k: "sb_secret_" + rs(B64U, 31),
-    "wireguard": lambda c, k: b64(bytes([rbytes(1)[0] & 248]) + rbytes(30) + bytes([(rbytes(1)[0] & 127) | 64])),
-    "wireguard_pub": lambda c, k: b64(rbytes(32)),
-    "seed12": lambda c, k: bip39_phrase(12),
-    "seed24": lambda c, k: bip39_phrase(24),
-    "totp": lambda c, k: base64.b32encode(rbytes(20)).decode().rstrip("="),
-    "totp16": lambda c, k: base64.b32encode(rbytes(10)).decode().rstrip("="),
-    "django_secret": lambda c, k: rs(LO + DIG + "!@#$%^&*(-_=+)", 50),
-    "hex64": lambda c, k: rs(HEXL, 64),
-    "hex32": lambda c, k: rs(HEXL, 32),
-    "b64_32": lambda c, k: b64(rbytes(32)),
-    "api_key_generic": lambda c, k: rs(ALNUM, 32),
-    "session_id": lambda c, k: rs(B64U, 43),
-    "jenkins": lambda c, k: "11" + rs(HEXL, 32),
-    "postman": lambda c, k: f"PMAK-{rs(HEXL, 24)}-{rs(HEXL, 34)}",
-    "snyk": lambda c, k: f"{rs(HEXL, 8)}-{rs(HEXL, 4)}-{rs(HEXL, 4)}-{rs(HEXL, 4)}-{rs(HEXL, 12)}",
-    "pulumi": lambda c, k: "pul-" + rs(HEXL, 40),
-    "grafana_sa": lambda c, k: "glsa_" + rs(ALNUM, 32) + "_" + rs(HEXL, 8),
-    "flyio": lambda c, k: "fo1_" + rs(B64U, 43),
-    "rubygems": lambda c, k: "rubygems_" + rs(HEXL, 48),
-    "age": lambda c, k: "AGE-SECRET-KEY-1" + rs("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".upper(), 58),
-    "lark_ak": lambda c, k: "AKLT" + rs(B64U, 40),
-    "gh_recovery": lambda c, k: "\n".join(f"{rs(HEXL, 5)}-{rs(HEXL, 5)}" for _ in range(8)),
-    "google_backup": lambda c, k: "\n".join(f"{rs(DIG, 4)} {rs(DIG, 4)}" for _ in range(6)),
-    "recovery_line": lambda c, k: " ".join(f"{rs(LO + DIG, 4)}-{rs(LO + DIG, 4)}" for _ in range(5)),
-    "bw_recovery": lambda c, k: rs(UP + DIG, 32),
-    "apple_recovery": lambda c, k: "-".join(rs(UP + DIG, 4) for _ in range(7)),
-    "ledger_ref": lambda c, k: rs(DIG, 6),
-    "ulid_secret": lambda c, k: rs("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 26),
-})
+GEN.update(
+    {
+        "aws_akid": lambda c, k: "AKIA" + rs(B32.replace("1", ""), 16),
+        "aws_asia": lambda c, k: "ASIA" + rs(B32, 16),
+        "aws_secret": lambda c, k: rs(B64, 40),
+        "aws_session": lambda c, k: "IQoJb3JpZ2luX2VjE" + rs(B64, 280) + "==",
+        "aws_account": lambda c, k: rs(DIG, 12),
+        "gcp_api": lambda c, k: "AIza" + rs(B64U, 35),
+        "azure_key": lambda c, k: b64(rbytes(64)),
+        "azure_sas_sig": lambda c, k: urllib.parse.quote(b64(rbytes(32)), safe=""),
+        "azure_sb_key": lambda c, k: b64(rbytes(32)),
+        "azure_client_secret": lambda c, k: rs(ALNUM, 3) + "8Q~" + rs(ALNUM + "_~.-", 34),
+        "do_pat": lambda c, k: "dop_v1_" + rs(HEXL, 64),
+        "do_spaces": lambda c, k: "DO00" + rs(UP + DIG, 16),
+        "do_spaces_secret": lambda c, k: rs(B64, 43),
+        "ali_akid": lambda c, k: "LTAI5t" + rs(ALNUM, 18),
+        "ali_secret": lambda c, k: rs(ALNUM, 30),
+        "cf_token": lambda c, k: rs(B64U, 40),
+        "cf_global": lambda c, k: rs(HEXL, 37),
+        "cf_origin_ca": lambda c, k: "v1.0-" + rs(HEXL, 24) + "-" + rs(HEXL, 146),
+        "ghp": lambda c, k: gh_style("ghp_"),
+        "gho": lambda c, k: gh_style("gho_"),
+        "ghs": lambda c, k: gh_style("ghs_"),
+        "ghu": lambda c, k: gh_style("ghu_"),
+        "ghr": lambda c, k: gh_style("ghr_"),
+        "gh_fine": lambda c, k: "github_pat_11" + rs(UP + DIG, 20) + "_" + rs(ALNUM, 59),
+        "glpat": lambda c, k: "glpat-" + rs(B64U, 20),
+        "glrt": lambda c, k: "glrt-" + rs(B64U, 20),
+        "gldt": lambda c, k: "gldt-" + rs(B64U, 20),
+        "bb_app": lambda c, k: "ATBB" + rs(ALNUM, 24) + rs(HEXU, 8),
+        "bb_access": lambda c, k: "ATCTT3xFfGN0" + rs(B64U, 180) + "=" + rs(HEXU, 8),
+        "slack_bot": lambda c, k: f"xoxb-{rs(DIG, 11)}-{rs(DIG, 13)}-{rs(ALNUM, 24)}",
+        "slack_user": lambda c, k: f"xoxp-{rs(DIG, 11)}-{rs(DIG, 11)}-{rs(DIG, 13)}-{rs(HEXL, 32)}",
+        "slack_app": lambda c, k: f"xapp-1-A{rs(UP + DIG, 10)}-{rs(DIG, 13)}-{rs(HEXL, 64)}",
+        "slack_hook": lambda c, k: (
+            f"https://hooks.slack.com/services/T{rs(UP + DIG, 8)}/B{rs(UP + DIG, 10)}/{rs(ALNUM, 24)}"
+        ),
+        "discord_hook": lambda c, k: (
+            f"https://discord.com/api/webhooks/{R.randint(10**18, 13 * 10**17 + 10**18)}/{rs(B64U, 68)}"
+        ),
+        "telegram": lambda c, k: f"{R.randint(10**9, 8 * 10**9)}:AA{rs(B64U, 33)}",
+        "stripe_sk": lambda c, k: "sk_live_51" + rs(ALNUM, 97),
+        "stripe_rk": lambda c, k: "rk_live_51" + rs(ALNUM, 97),
+        "stripe_whsec": lambda c, k: "whsec_" + rs(ALNUM, 32),
+        "twilio_sid": lambda c, k: "AC" + rs(HEXL, 32),
+        "twilio_token": lambda c, k: rs(HEXL, 32),
+        "twilio_sk": lambda c, k: "SK" + rs(HEXL, 32),
+        "twilio_sk_secret": lambda c, k: rs(ALNUM, 32),
+        "sendgrid": lambda c, k: "SG." + rs(B64U, 22) + "." + rs(B64U, 43),
+        "mailgun_old": lambda c, k: "key-" + rs(HEXL, 32),
+        "mailgun": lambda c, k: f"{rs(HEXL, 32)}-{rs(HEXL, 8)}-{rs(HEXL, 8)}",
+        "mailchimp": lambda c, k: rs(HEXL, 32) + "-us" + str(R.randint(2, 21)),
+        "openai": lambda c, k: "sk-proj-" + rs(B64U, 74) + "T3BlbkFJ" + rs(B64U, 74),
+        "openai_svc": lambda c, k: "sk-svcacct-" + rs(B64U, 74) + "T3BlbkFJ" + rs(B64U, 74),
+        "openai_legacy": lambda c, k: "sk-" + rs(ALNUM, 20) + "T3BlbkFJ" + rs(ALNUM, 20),
+        "anthropic": lambda c, k: "sk-ant-api03-" + rs(B64U, 93) + "AA",
+        "anthropic_admin": lambda c, k: "sk-ant-admin01-" + rs(B64U, 93) + "AA",
+        "hf": lambda c, k: "hf_" + rs(UP + LO, 34),
+        "replicate": lambda c, k: "r8_" + rs(ALNUM, 37),
+        "cohere": lambda c, k: rs(ALNUM, 40),
+        "groq": lambda c, k: "gsk_" + rs(ALNUM, 52),
+        "mistral": lambda c, k: rs(ALNUM, 32),
+        "npm": lambda c, k: gh_style("npm_"),
+        "pypi": lambda c, k: "pypi-AgEIcHlwaS5vcmcCJD" + rs(B64U, 150),
+        "docker": lambda c, k: "dckr_pat_" + rs(B64U, 27),
+        "shpat": lambda c, k: "shpat_" + rs(HEXL, 32),
+        "shpss": lambda c, k: "shpss_" + rs(HEXL, 32),
+        "atlassian": lambda c, k: "ATATT3xFfGF0" + rs(B64U, 170) + "=" + rs(HEXU, 8),
+        "notion": lambda c, k: "secret_" + rs(ALNUM, 43),
+        "notion_ntn": lambda c, k: "ntn_" + rs(DIG, 11) + rs(ALNUM, 35),
+        "linear": lambda c, k: "lin_api_" + rs(ALNUM, 40),
+        "figma": lambda c, k: "figd_" + rs(B64U, 40),
+        "vercel": lambda c, k: rs(ALNUM, 24),
+        "netlify": lambda c, k: "nfp_" + rs(ALNUM, 36),
+        "heroku": lambda c, k: "HRKU-AA" + rs(B64U, 58),
+        "dd_api": lambda c, k: rs(HEXL, 32),
+        "dd_app": lambda c, k: rs(HEXL, 40),
+        "nr_user": lambda c, k: "NRAK-" + rs(UP + DIG, 27),
+        "nr_license": lambda c, k: rs(HEXL, 36) + "NRAL",
+        "sentry_dsn": lambda c, k: (
+            f"https://{rs(HEXL, 32)}@o{R.randint(100000, 4999999)}.ingest.{R.choice(['', 'us.', 'de.'])}sentry.io/{R.randint(1000000, 4999999)}"
+        ),
+        "sentry_user": lambda c, k: "sntryu_" + rs(HEXL, 64),
+        "doppler": lambda c, k: f"dp.st.{R.choice(['prd', 'prod', 'stg', 'dev'])}.{rs(ALNUM, 40)}",
+        "doppler_pt": lambda c, k: "dp.pt." + rs(ALNUM, 43),
+        "vault": lambda c, k: "hvs." + rs(B64U, 24),
+        "vault_long": lambda c, k: "hvs.CAESI" + rs(B64U, 60) + "Gh4KHGh2cy4" + rs(ALNUM, 24),
+        "tfc": lambda c, k: rs(ALNUM, 14) + ".atlasv1." + rs(ALNUM, 67),
+        "okta": lambda c, k: "00" + rs(B64U, 40),
+        "auth0_secret": lambda c, k: rs(B64U, 64),
+        "auth0_id": lambda c, k: rs(ALNUM, 32),
+        "fcm": lambda c, k: "AAAA" + rs(B64U, 7) + ":APA91b" + rs(B64U, 134),
+        "square": lambda c, k: "EAAA" + rs(B64U, 60),
+        "square_oauth": lambda c, k: "sq0csp-" + rs(B64U, 43),
+        "braintree": lambda c, k: f"access_token$production${rs(LO + DIG, 16)}${rs(HEXL, 32)}",
+        "paypal_id": lambda c, k: "A" + rs(B64U, 79),
+        "paypal_secret": lambda c, k: "E" + rs(B64U, 79),
+        "plaid_id": lambda c, k: rs(HEXL, 24),
+        "plaid_secret": lambda c, k: rs(HEXL, 30),
+        "plaid_access": lambda c, k: (
+            f"access-production-{rs(HEXL, 8)}-{rs(HEXL, 4)}-{rs(HEXL, 4)}-{rs(HEXL, 4)}-{rs(HEXL, 12)}"
+        ),
+        "algolia_app": lambda c, k: rs(UP + DIG, 10),
+        "algolia_admin": lambda c, k: rs(HEXL, 32),
+        "supabase_secret": lambda c, k: "sb_secret_" + rs(B64U, 31),
+        "wireguard": lambda c, k: b64(
+            bytes([rbytes(1)[0] & 248]) + rbytes(30) + bytes([(rbytes(1)[0] & 127) | 64])
+        ),
+        "wireguard_pub": lambda c, k: b64(rbytes(32)),
+        "seed12": lambda c, k: bip39_phrase(12),
+        "seed24": lambda c, k: bip39_phrase(24),
+        "totp": lambda c, k: base64.b32encode(rbytes(20)).decode().rstrip("="),
+        "totp16": lambda c, k: base64.b32encode(rbytes(10)).decode().rstrip("="),
+        "django_secret": lambda c, k: rs(LO + DIG + "!@#$%^&*(-_=+)", 50),
+        "hex64": lambda c, k: rs(HEXL, 64),
+        "hex32": lambda c, k: rs(HEXL, 32),
+        "b64_32": lambda c, k: b64(rbytes(32)),
+        "api_key_generic": lambda c, k: rs(ALNUM, 32),
+        "session_id": lambda c, k: rs(B64U, 43),
+        "jenkins": lambda c, k: "11" + rs(HEXL, 32),
+        "postman": lambda c, k: f"PMAK-{rs(HEXL, 24)}-{rs(HEXL, 34)}",
+        "snyk": lambda c, k: (
+            f"{rs(HEXL, 8)}-{rs(HEXL, 4)}-{rs(HEXL, 4)}-{rs(HEXL, 4)}-{rs(HEXL, 12)}"
+        ),
+        "pulumi": lambda c, k: "pul-" + rs(HEXL, 40),
+        "grafana_sa": lambda c, k: "glsa_" + rs(ALNUM, 32) + "_" + rs(HEXL, 8),
+        "flyio": lambda c, k: "fo1_" + rs(B64U, 43),
+        "rubygems": lambda c, k: "rubygems_" + rs(HEXL, 48),
+        "age": lambda c, k: "AGE-SECRET-KEY-1" + rs("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L".upper(), 58),
+        "lark_ak": lambda c, k: "AKLT" + rs(B64U, 40),
+        "gh_recovery": lambda c, k: "\n".join(f"{rs(HEXL, 5)}-{rs(HEXL, 5)}" for _ in range(8)),
+        "google_backup": lambda c, k: "\n".join(f"{rs(DIG, 4)} {rs(DIG, 4)}" for _ in range(6)),
+        "recovery_line": lambda c, k: " ".join(
+            f"{rs(LO + DIG, 4)}-{rs(LO + DIG, 4)}" for _ in range(5)
+        ),
+        "bw_recovery": lambda c, k: rs(UP + DIG, 32),
+        "apple_recovery": lambda c, k: "-".join(rs(UP + DIG, 4) for _ in range(7)),
+        "ledger_ref": lambda c, k: rs(DIG, 6),
+        "ulid_secret": lambda c, k: rs("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 26),
+    }
+)
 
 
 @gen("discord_bot")
@@ -532,45 +751,103 @@ def g_discord_bot(ctx, key):
 
 @gen("gcp_sa_json")
 def g_gcp_sa(ctx, key):
-    proj = R.choice(["acme-analytics", "ledger-prod", "mnemo-ingest", "orbit-ml", "pinecone-etl"]) + "-" + rs(DIG, 6)
+    proj = (
+        R.choice(["acme-analytics", "ledger-prod", "mnemo-ingest", "orbit-ml", "pinecone-etl"])
+        + "-"
+        + rs(DIG, 6)
+    )
     sa = R.choice(["etl-runner", "terraform", "bq-loader", "ci-deployer"])
-    pem = "-----BEGIN PRIVATE KEY-----\n" + rsa_pem_body(1216, "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ") + "\n-----END PRIVATE KEY-----\n"
-    d = {"type": "service_account", "project_id": proj, "private_key_id": rs(HEXL, 40), "private_key": pem,
-         "client_email": f"{sa}@{proj}.iam.gserviceaccount.com", "client_id": rs(DIG, 21),
-         "auth_uri": "https://accounts.google.com/o/oauth2/auth", "token_uri": "https://oauth2.googleapis.com/token"}
+    pem = (
+        "-----BEGIN PRIVATE KEY-----\n"
+        + rsa_pem_body(1216, "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ")
+        + "\n-----END PRIVATE KEY-----\n"
+    )
+    d = {
+        "type": "service_account",
+        "project_id": proj,
+        "private_key_id": rs(HEXL, 40),
+        "private_key": pem,
+        "client_email": f"{sa}@{proj}.iam.gserviceaccount.com",
+        "client_id": rs(DIG, 21),
+        "auth_uri": "https://accounts.google.com/o/oauth2/auth",
+        "token_uri": "https://oauth2.googleapis.com/token",
+    }
     return json.dumps(d, indent=2)
 
 
 @gen("supabase_jwt")
 def g_supabase(ctx, key):
     iat = R.randint(1_650_000_000, 1_730_000_000)
-    return jwt_hs256({"iss": "supabase", "ref": rs(LO, 20), "role": "service_role", "iat": iat, "exp": iat + 315_360_000})
+    return jwt_hs256(
+        {
+            "iss": "supabase",
+            "ref": rs(LO, 20),
+            "role": "service_role",
+            "iat": iat,
+            "exp": iat + 315_360_000,
+        }
+    )
 
 
 @gen("jwt")
 def g_jwt(ctx, key):
     iat = R.randint(1_700_000_000, 1_760_000_000)
-    payload = R.choice([
-        {"sub": rs(DIG, 8), "sid": rs(B64U, 22), "iat": iat, "exp": iat + 3600},
-        {"sub": "user_" + rs(ALNUM, 12), "scope": "read write", "iat": iat, "exp": iat + 86400},
-        {"uid": R.randint(1000, 999999), "role": "admin", "iat": iat, "exp": iat + 7200, "jti": rs(HEXL, 16)},
-        {"iss": "https://auth.internal", "aud": "api", "sub": rs(HEXL, 24), "iat": iat, "exp": iat + 900},
-    ])
+    payload = R.choice(
+        [
+            {"sub": rs(DIG, 8), "sid": rs(B64U, 22), "iat": iat, "exp": iat + 3600},
+            {"sub": "user_" + rs(ALNUM, 12), "scope": "read write", "iat": iat, "exp": iat + 86400},
+            {
+                "uid": R.randint(1000, 999999),
+                "role": "admin",
+                "iat": iat,
+                "exp": iat + 7200,
+                "jti": rs(HEXL, 16),
+            },
+            {
+                "iss": "https://auth.internal",
+                "aud": "api",
+                "sub": rs(HEXL, 24),
+                "iat": iat,
+                "exp": iat + 900,
+            },
+        ]
+    )
     return jwt_hs256(payload)
 
 
 @gen("jwt_rs")
 def g_jwt_rs(ctx, key):
     iat = R.randint(1_700_000_000, 1_760_000_000)
-    h = b64u(json.dumps({"alg": "RS256", "kid": rs(HEXL, 16), "typ": "JWT"}, separators=(",", ":")).encode())
-    p = b64u(json.dumps({"iss": "https://login.example-idp.net/", "sub": rs(HEXL, 24), "aud": "billing-api", "iat": iat, "exp": iat + 3600, "scope": "openid offline_access"}, separators=(",", ":")).encode())
+    h = b64u(
+        json.dumps(
+            {"alg": "RS256", "kid": rs(HEXL, 16), "typ": "JWT"}, separators=(",", ":")
+        ).encode()
+    )
+    p = b64u(
+        json.dumps(
+            {
+                "iss": "https://login.example-idp.net/",
+                "sub": rs(HEXL, 24),
+                "aud": "billing-api",
+                "iat": iat,
+                "exp": iat + 3600,
+                "scope": "openid offline_access",
+            },
+            separators=(",", ":"),
+        ).encode()
+    )
     return f"{h}.{p}.{b64u(rbytes(256))}"
 
 
 @gen("mapbox_sk")
 def g_mapbox(ctx, key):
     user = R.choice(["roadrunner", "geo-team", "kmiller", "atlasco"])
-    return "sk." + b64u(json.dumps({"u": user, "a": rs(LO + DIG, 25)}, separators=(",", ":")).encode()) + "." + rs(B64U, 22)
+    return (
+        "sk."
+        + b64u(json.dumps({"u": user, "a": rs(LO + DIG, 25)}, separators=(",", ":")).encode())
+        + "."
+        + rs(B64U, 22)
+    )
 
 
 @gen("rsa_pem")
@@ -580,30 +857,57 @@ def g_rsa_pem(ctx, key):
 
 @gen("pkcs8_pem")
 def g_pkcs8(ctx, key):
-    return "-----BEGIN PRIVATE KEY-----\n" + rsa_pem_body(1216, "MIIEvgIBADANBgkqhkiG9w0BAQEFAASC") + "\n-----END PRIVATE KEY-----"
+    return (
+        "-----BEGIN PRIVATE KEY-----\n"
+        + rsa_pem_body(1216, "MIIEvgIBADANBgkqhkiG9w0BAQEFAASC")
+        + "\n-----END PRIVATE KEY-----"
+    )
 
 
 @gen("ec_pem")
 def g_ec_pem(ctx, key):
-    body = b64(b"\x30\x77\x02\x01\x01\x04\x20" + rbytes(32) + b"\xa0\x0a\x06\x08\x2a\x86\x48\xce\x3d\x03\x01\x07\xa1\x44\x03\x42\x00\x04" + rbytes(64))
+    body = b64(
+        b"\x30\x77\x02\x01\x01\x04\x20"
+        + rbytes(32)
+        + b"\xa0\x0a\x06\x08\x2a\x86\x48\xce\x3d\x03\x01\x07\xa1\x44\x03\x42\x00\x04"
+        + rbytes(64)
+    )
     return "-----BEGIN EC PRIVATE KEY-----\n" + wrap(body) + "\n-----END EC PRIVATE KEY-----"
 
 
 @gen("openssh_pem")
 def g_openssh(ctx, key):
-    return "-----BEGIN OPENSSH PRIVATE KEY-----\n" + openssh_body() + "\n-----END OPENSSH PRIVATE KEY-----"
+    return (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+        + openssh_body()
+        + "\n-----END OPENSSH PRIVATE KEY-----"
+    )
 
 
 @gen("pgp_priv")
 def g_pgp(ctx, key):
     body = wrap("lQOYBG" + b64(rbytes(700))[6:], 64)
     crc = b64(rbytes(3))
-    return "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + body + "\n=" + crc + "\n-----END PGP PRIVATE KEY BLOCK-----"
+    return (
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n"
+        + body
+        + "\n="
+        + crc
+        + "\n-----END PGP PRIVATE KEY BLOCK-----"
+    )
 
 
 @gen("host")
 def g_host(ctx, key):
-    return R.choice(["db-prod-01.internal", "pg.eu-west-1.rds.amazonaws.com", "10.20.3.14", "orders-db.prod.svc.cluster.local", "sql.acme.lan"])
+    return R.choice(
+        [
+            "db-prod-01.internal",
+            "pg.eu-west-1.rds.amazonaws.com",
+            "10.20.3.14",
+            "orders-db.prod.svc.cluster.local",
+            "sql.acme.lan",
+        ]
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -629,13 +933,22 @@ def g_email(ctx, key):
     if not last or not last.isalpha():
         last = R.choice(["zhang", "tanaka", "kim", "petrova", "haddad"])
     loc = ctx.get("_loc", "us")
-    domains = {"de": ["gmx.de", "web.de", "t-online.de", "posteo.de"], "fr": ["orange.fr", "free.fr", "laposte.net", "gmail.com"],
-               "uk": ["btinternet.com", "outlook.com", "yahoo.co.uk"], "pl": ["wp.pl", "o2.pl", "interia.pl"],
-               "it": ["libero.it", "alice.it", "gmail.com"], "es": ["telefonica.net", "gmail.com", "hotmail.es"],
-               "nl": ["ziggo.nl", "kpnmail.nl", "gmail.com"], "se": ["telia.com", "bredband.net", "gmail.com"],
-               "br": ["uol.com.br", "bol.com.br", "gmail.com"], "jp": ["docomo.ne.jp", "yahoo.co.jp"],
-               "ru": ["yandex.ru", "mail.ru"], "in": ["rediffmail.com", "gmail.com"], "cn": ["qq.com", "163.com"],
-               "kr": ["naver.com", "daum.net"]}.get(loc, ["gmail.com", "outlook.com", "proton.me", "icloud.com", "yahoo.com", "fastmail.com"])
+    domains = {
+        "de": ["gmx.de", "web.de", "t-online.de", "posteo.de"],
+        "fr": ["orange.fr", "free.fr", "laposte.net", "gmail.com"],
+        "uk": ["btinternet.com", "outlook.com", "yahoo.co.uk"],
+        "pl": ["wp.pl", "o2.pl", "interia.pl"],
+        "it": ["libero.it", "alice.it", "gmail.com"],
+        "es": ["telefonica.net", "gmail.com", "hotmail.es"],
+        "nl": ["ziggo.nl", "kpnmail.nl", "gmail.com"],
+        "se": ["telia.com", "bredband.net", "gmail.com"],
+        "br": ["uol.com.br", "bol.com.br", "gmail.com"],
+        "jp": ["docomo.ne.jp", "yahoo.co.jp"],
+        "ru": ["yandex.ru", "mail.ru"],
+        "in": ["rediffmail.com", "gmail.com"],
+        "cn": ["qq.com", "163.com"],
+        "kr": ["naver.com", "daum.net"],
+    }.get(loc, ["gmail.com", "outlook.com", "proton.me", "icloud.com", "yahoo.com", "fastmail.com"])
     dom = R.choice(domains)
     shape = R.randrange(8)
     if shape == 0:
@@ -652,7 +965,15 @@ def g_email(ctx, key):
         local = f"{first}{last[:3]}{rs(DIG, 2)}"
     elif shape == 6:
         local = f"{first[0]}.{last}"
-        dom = R.choice(["acme-logistics.com", "brightline.io", "stadtwerke-ulm.de", "clinique-saint-roch.fr", "hallmark-legal.co.uk"])
+        dom = R.choice(
+            [
+                "acme-logistics.com",
+                "brightline.io",
+                "stadtwerke-ulm.de",
+                "clinique-saint-roch.fr",
+                "hallmark-legal.co.uk",
+            ]
+        )
     else:
         local = f"{last}{first[0]}"
     return f"{local}@{dom}"
@@ -660,53 +981,149 @@ def g_email(ctx, key):
 
 PHONES = {
     # country: (national formatter, international formatter)
-    "us": (lambda: f"({R.randint(201, 989)}) {R.randint(201, 989)}-{d(4)}", lambda: f"+1 {R.randint(201, 989)} {R.randint(201, 989)} {d(4)}"),
-    "ca": (lambda: f"{R.choice(['604', '416', '514', '403', '613'])}-{R.randint(201, 989)}-{d(4)}", lambda: f"+1-{R.choice(['778', '647', '438', '587'])}-{R.randint(201, 989)}-{d(4)}"),
-    "uk": (lambda: f"07{R.randint(400, 999)} {d(6)}", lambda: f"+44 7{R.randint(400, 999)} {d(3)} {d(3)}"),
+    "us": (
+        lambda: f"({R.randint(201, 989)}) {R.randint(201, 989)}-{d(4)}",
+        lambda: f"+1 {R.randint(201, 989)} {R.randint(201, 989)} {d(4)}",
+    ),
+    "ca": (
+        lambda: f"{R.choice(['604', '416', '514', '403', '613'])}-{R.randint(201, 989)}-{d(4)}",
+        lambda: f"+1-{R.choice(['778', '647', '438', '587'])}-{R.randint(201, 989)}-{d(4)}",
+    ),
+    "uk": (
+        lambda: f"07{R.randint(400, 999)} {d(6)}",
+        lambda: f"+44 7{R.randint(400, 999)} {d(3)} {d(3)}",
+    ),
     "uk_land": (lambda: f"020 7{d(3)} {d(4)}", lambda: f"+44 (0)161 {d(3)} {d(4)}"),
-    "de": (lambda: f"0{R.choice(['151', '160', '170', '176', '157'])} {d(8)}", lambda: f"+49 {R.choice(['151', '171', '176'])} {d(4)} {d(4)}"),
+    "de": (
+        lambda: f"0{R.choice(['151', '160', '170', '176', '157'])} {d(8)}",
+        lambda: f"+49 {R.choice(['151', '171', '176'])} {d(4)} {d(4)}",
+    ),
     "de_land": (lambda: f"030 / {d(3)} {d(2)} {d(2)}", lambda: f"+49 89 {d(8)}"),
-    "fr": (lambda: "0" + R.choice("67") + " " + " ".join(d(2) for _ in range(4)), lambda: "+33 " + R.choice("67") + " " + " ".join(d(2) for _ in range(4))),
+    "fr": (
+        lambda: "0" + R.choice("67") + " " + " ".join(d(2) for _ in range(4)),
+        lambda: "+33 " + R.choice("67") + " " + " ".join(d(2) for _ in range(4)),
+    ),
     "es": (lambda: f"6{d(2)} {d(3)} {d(3)}", lambda: f"+34 6{d(2)} {d(2)} {d(2)} {d(2)}"),
-    "it": (lambda: f"3{R.choice(['47', '33', '39', '28'])} {d(3)} {d(4)}", lambda: f"+39 3{R.choice(['47', '35', '40'])} {d(7)}"),
+    "it": (
+        lambda: f"3{R.choice(['47', '33', '39', '28'])} {d(3)} {d(4)}",
+        lambda: f"+39 3{R.choice(['47', '35', '40'])} {d(7)}",
+    ),
     "nl": (lambda: f"06-{d(8)}", lambda: f"+31 6 {d(4)} {d(4)}"),
-    "be": (lambda: f"04{R.choice(['70', '75', '85', '96'])} {d(2)} {d(2)} {d(2)}", lambda: f"+32 4{R.choice(['70', '77', '95'])} {d(2)} {d(2)} {d(2)}"),
-    "ch": (lambda: f"07{R.choice('6789')} {d(3)} {d(2)} {d(2)}", lambda: f"+41 7{R.choice('6789')} {d(3)} {d(2)} {d(2)}"),
+    "be": (
+        lambda: f"04{R.choice(['70', '75', '85', '96'])} {d(2)} {d(2)} {d(2)}",
+        lambda: f"+32 4{R.choice(['70', '77', '95'])} {d(2)} {d(2)} {d(2)}",
+    ),
+    "ch": (
+        lambda: f"07{R.choice('6789')} {d(3)} {d(2)} {d(2)}",
+        lambda: f"+41 7{R.choice('6789')} {d(3)} {d(2)} {d(2)}",
+    ),
     "at": (lambda: f"0664 {d(7)}", lambda: f"+43 6{R.choice(['64', '76', '99'])} {d(3)} {d(4)}"),
-    "pl": (lambda: f"{R.choice('5678')}{d(2)} {d(3)} {d(3)}", lambda: f"+48 {R.choice('5678')}{d(2)}-{d(3)}-{d(3)}"),
-    "se": (lambda: f"07{R.choice('0236')}-{d(3)} {d(2)} {d(2)}", lambda: f"+46 7{R.choice('0236')} {d(3)} {d(2)} {d(2)}"),
-    "no": (lambda: f"{R.choice('49')}{d(2)} {d(2)} {d(3)}", lambda: f"+47 {R.choice('49')}{d(2)} {d(2)} {d(3)}"),
-    "dk": (lambda: f"{R.choice(['20', '22', '26', '31', '42', '51'])} {d(2)} {d(2)} {d(2)}", lambda: f"+45 {R.choice(['28', '40', '60'])}{d(2)} {d(2)} {d(2)}"),
-    "fi": (lambda: f"04{R.choice('0456')} {d(3)} {d(4)}", lambda: f"+358 4{R.choice('0456')} {d(3)} {d(4)}"),
-    "ie": (lambda: f"08{R.choice('35679')} {d(3)} {d(4)}", lambda: f"+353 8{R.choice('5679')} {d(3)} {d(4)}"),
-    "pt": (lambda: f"9{R.choice('1236')}{d(1)} {d(3)} {d(3)}", lambda: f"+351 9{R.choice('1236')}{d(1)} {d(3)} {d(3)}"),
+    "pl": (
+        lambda: f"{R.choice('5678')}{d(2)} {d(3)} {d(3)}",
+        lambda: f"+48 {R.choice('5678')}{d(2)}-{d(3)}-{d(3)}",
+    ),
+    "se": (
+        lambda: f"07{R.choice('0236')}-{d(3)} {d(2)} {d(2)}",
+        lambda: f"+46 7{R.choice('0236')} {d(3)} {d(2)} {d(2)}",
+    ),
+    "no": (
+        lambda: f"{R.choice('49')}{d(2)} {d(2)} {d(3)}",
+        lambda: f"+47 {R.choice('49')}{d(2)} {d(2)} {d(3)}",
+    ),
+    "dk": (
+        lambda: f"{R.choice(['20', '22', '26', '31', '42', '51'])} {d(2)} {d(2)} {d(2)}",
+        lambda: f"+45 {R.choice(['28', '40', '60'])}{d(2)} {d(2)} {d(2)}",
+    ),
+    "fi": (
+        lambda: f"04{R.choice('0456')} {d(3)} {d(4)}",
+        lambda: f"+358 4{R.choice('0456')} {d(3)} {d(4)}",
+    ),
+    "ie": (
+        lambda: f"08{R.choice('35679')} {d(3)} {d(4)}",
+        lambda: f"+353 8{R.choice('5679')} {d(3)} {d(4)}",
+    ),
+    "pt": (
+        lambda: f"9{R.choice('1236')}{d(1)} {d(3)} {d(3)}",
+        lambda: f"+351 9{R.choice('1236')}{d(1)} {d(3)} {d(3)}",
+    ),
     "gr": (lambda: f"69{d(1)} {d(3)} {d(4)}", lambda: f"+30 69{d(1)} {d(3)} {d(4)}"),
     "ru": (lambda: f"8 (9{d(2)}) {d(3)}-{d(2)}-{d(2)}", lambda: f"+7 9{d(2)} {d(3)}-{d(2)}-{d(2)}"),
-    "tr": (lambda: f"05{R.choice('345')}{d(1)} {d(3)} {d(2)} {d(2)}", lambda: f"+90 5{R.choice('345')}{d(1)} {d(3)} {d(2)} {d(2)}"),
-    "in": (lambda: f"0{R.choice('6789')}{d(4)} {d(5)}", lambda: f"+91 {R.choice('6789')}{d(4)} {d(5)}"),
-    "cn": (lambda: f"1{R.choice('3589')}{d(1)} {d(4)} {d(4)}", lambda: f"+86 1{R.choice('3589')}{d(1)}-{d(4)}-{d(4)}"),
-    "jp": (lambda: f"0{R.choice('789')}0-{d(4)}-{d(4)}", lambda: f"+81 {R.choice('789')}0-{d(4)}-{d(4)}"),
+    "tr": (
+        lambda: f"05{R.choice('345')}{d(1)} {d(3)} {d(2)} {d(2)}",
+        lambda: f"+90 5{R.choice('345')}{d(1)} {d(3)} {d(2)} {d(2)}",
+    ),
+    "in": (
+        lambda: f"0{R.choice('6789')}{d(4)} {d(5)}",
+        lambda: f"+91 {R.choice('6789')}{d(4)} {d(5)}",
+    ),
+    "cn": (
+        lambda: f"1{R.choice('3589')}{d(1)} {d(4)} {d(4)}",
+        lambda: f"+86 1{R.choice('3589')}{d(1)}-{d(4)}-{d(4)}",
+    ),
+    "jp": (
+        lambda: f"0{R.choice('789')}0-{d(4)}-{d(4)}",
+        lambda: f"+81 {R.choice('789')}0-{d(4)}-{d(4)}",
+    ),
     "kr": (lambda: f"010-{d(4)}-{d(4)}", lambda: f"+82 10-{d(4)}-{d(4)}"),
-    "br": (lambda: f"({R.choice(['11', '21', '31', '41', '51', '61', '71', '81'])}) 9{d(4)}-{d(4)}", lambda: f"+55 {R.choice(['11', '21', '48'])} 9{d(4)}-{d(4)}"),
-    "mx": (lambda: f"{R.choice(['55', '33', '81'])} {d(4)} {d(4)}", lambda: f"+52 {R.choice(['55', '33', '81'])} {d(4)} {d(4)}"),
+    "br": (
+        lambda: f"({R.choice(['11', '21', '31', '41', '51', '61', '71', '81'])}) 9{d(4)}-{d(4)}",
+        lambda: f"+55 {R.choice(['11', '21', '48'])} 9{d(4)}-{d(4)}",
+    ),
+    "mx": (
+        lambda: f"{R.choice(['55', '33', '81'])} {d(4)} {d(4)}",
+        lambda: f"+52 {R.choice(['55', '33', '81'])} {d(4)} {d(4)}",
+    ),
     "ar": (lambda: f"011 15-{d(4)}-{d(4)}", lambda: f"+54 9 11 {d(4)}-{d(4)}"),
     "cl": (lambda: f"9 {d(4)} {d(4)}", lambda: f"+56 9 {d(4)} {d(4)}"),
-    "co": (lambda: f"3{R.choice(['00', '10', '15', '20'])} {d(3)} {d(4)}", lambda: f"+57 3{R.choice(['01', '12', '18'])} {d(3)} {d(4)}"),
+    "co": (
+        lambda: f"3{R.choice(['00', '10', '15', '20'])} {d(3)} {d(4)}",
+        lambda: f"+57 3{R.choice(['01', '12', '18'])} {d(3)} {d(4)}",
+    ),
     "au": (lambda: f"04{d(2)} {d(3)} {d(3)}", lambda: f"+61 4{d(2)} {d(3)} {d(3)}"),
-    "nz": (lambda: f"02{R.choice('1279')} {d(3)} {d(4)}", lambda: f"+64 2{R.choice('127')} {d(3)} {d(4)}"),
-    "za": (lambda: f"0{R.choice(['72', '82', '83', '84', '61'])} {d(3)} {d(4)}", lambda: f"+27 {R.choice(['72', '82', '83'])} {d(3)} {d(4)}"),
-    "ng": (lambda: f"080{R.choice('3567')} {d(3)} {d(4)}", lambda: f"+234 80{R.choice('3567')} {d(3)} {d(4)}"),
-    "eg": (lambda: f"01{R.choice('0125')} {d(4)} {d(4)}", lambda: f"+20 1{R.choice('0125')} {d(4)} {d(4)}"),
-    "il": (lambda: f"05{R.choice('02348')}-{d(3)}-{d(4)}", lambda: f"+972 5{R.choice('0248')}-{d(3)}-{d(4)}"),
-    "ae": (lambda: f"05{R.choice('0256')} {d(3)} {d(4)}", lambda: f"+971 5{R.choice('0256')} {d(3)} {d(4)}"),
+    "nz": (
+        lambda: f"02{R.choice('1279')} {d(3)} {d(4)}",
+        lambda: f"+64 2{R.choice('127')} {d(3)} {d(4)}",
+    ),
+    "za": (
+        lambda: f"0{R.choice(['72', '82', '83', '84', '61'])} {d(3)} {d(4)}",
+        lambda: f"+27 {R.choice(['72', '82', '83'])} {d(3)} {d(4)}",
+    ),
+    "ng": (
+        lambda: f"080{R.choice('3567')} {d(3)} {d(4)}",
+        lambda: f"+234 80{R.choice('3567')} {d(3)} {d(4)}",
+    ),
+    "eg": (
+        lambda: f"01{R.choice('0125')} {d(4)} {d(4)}",
+        lambda: f"+20 1{R.choice('0125')} {d(4)} {d(4)}",
+    ),
+    "il": (
+        lambda: f"05{R.choice('02348')}-{d(3)}-{d(4)}",
+        lambda: f"+972 5{R.choice('0248')}-{d(3)}-{d(4)}",
+    ),
+    "ae": (
+        lambda: f"05{R.choice('0256')} {d(3)} {d(4)}",
+        lambda: f"+971 5{R.choice('0256')} {d(3)} {d(4)}",
+    ),
     "sa": (lambda: f"05{d(1)} {d(3)} {d(4)}", lambda: f"+966 5{d(1)} {d(3)} {d(4)}"),
     "sg": (lambda: f"{R.choice('89')}{d(3)} {d(4)}", lambda: f"+65 {R.choice('89')}{d(3)} {d(4)}"),
-    "hk": (lambda: f"{R.choice('569')}{d(3)} {d(4)}", lambda: f"+852 {R.choice('569')}{d(3)} {d(4)}"),
-    "id": (lambda: f"08{R.choice('1257')}{d(1)}-{d(4)}-{d(4)}", lambda: f"+62 8{R.choice('1257')}{d(1)}-{d(4)}-{d(4)}"),
+    "hk": (
+        lambda: f"{R.choice('569')}{d(3)} {d(4)}",
+        lambda: f"+852 {R.choice('569')}{d(3)} {d(4)}",
+    ),
+    "id": (
+        lambda: f"08{R.choice('1257')}{d(1)}-{d(4)}-{d(4)}",
+        lambda: f"+62 8{R.choice('1257')}{d(1)}-{d(4)}-{d(4)}",
+    ),
     "vn": (lambda: f"09{d(2)} {d(3)} {d(3)}", lambda: f"+84 9{d(2)} {d(3)} {d(3)}"),
     "ph": (lambda: f"09{d(2)} {d(3)} {d(4)}", lambda: f"+63 9{d(2)} {d(3)} {d(4)}"),
-    "hu": (lambda: f"06 {R.choice(['20', '30', '70'])} {d(3)} {d(4)}", lambda: f"+36 {R.choice(['20', '30', '70'])} {d(3)} {d(4)}"),
-    "cz": (lambda: f"{R.choice('67')}{d(2)} {d(3)} {d(3)}", lambda: f"+420 {R.choice('67')}{d(2)} {d(3)} {d(3)}"),
+    "hu": (
+        lambda: f"06 {R.choice(['20', '30', '70'])} {d(3)} {d(4)}",
+        lambda: f"+36 {R.choice(['20', '30', '70'])} {d(3)} {d(4)}",
+    ),
+    "cz": (
+        lambda: f"{R.choice('67')}{d(2)} {d(3)} {d(3)}",
+        lambda: f"+420 {R.choice('67')}{d(2)} {d(3)} {d(3)}",
+    ),
 }
 for _c, (_nat, _intl) in PHONES.items():
     GEN[f"phone_{_c}"] = (lambda f: lambda ctx, key: f())(_nat)
@@ -717,7 +1134,11 @@ def card_number(kind: str) -> str:
     if kind == "visa":
         body = "4" + d(14)
     elif kind == "mc":
-        body = (str(R.randint(51, 55)) + d(13)) if R.random() < 0.7 else (str(R.randint(2221, 2720)) + d(11))
+        body = (
+            (str(R.randint(51, 55)) + d(13))
+            if R.random() < 0.7
+            else (str(R.randint(2221, 2720)) + d(11))
+        )
     elif kind == "amex":
         body = R.choice(["34", "37"]) + d(12)
     elif kind == "discover":
@@ -738,7 +1159,7 @@ def fmt_card(num: str, sep: str | None = None) -> str:
     if len(num) == 15:
         parts = [num[:4], num[4:10], num[10:]]
     else:
-        parts = [num[i:i + 4] for i in range(0, len(num), 4)]
+        parts = [num[i : i + 4] for i in range(0, len(num), 4)]
     return sep.join(parts)
 
 
@@ -765,8 +1186,49 @@ def iban_ok(iban: str) -> bool:
     return _alnum_to_int(s[4:] + s[:4]) % 97 == 1
 
 
-CF_ODD = dict(zip("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                  [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23]))
+CF_ODD = dict(
+    zip(
+        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        [
+            1,
+            0,
+            5,
+            7,
+            9,
+            13,
+            15,
+            17,
+            19,
+            21,
+            1,
+            0,
+            5,
+            7,
+            9,
+            13,
+            15,
+            17,
+            19,
+            21,
+            2,
+            4,
+            18,
+            20,
+            11,
+            3,
+            6,
+            8,
+            12,
+            14,
+            16,
+            10,
+            22,
+            25,
+            24,
+            23,
+        ],
+    )
+)
 
 
 def cf_even(ch: str) -> int:
@@ -857,17 +1319,46 @@ def iban(cc: str, spaced: bool | None = None) -> str:
     s = cc + iban_check(cc, b) + b
     assert iban_ok(s)
     spaced = R.random() < 0.6 if spaced is None else spaced
-    return " ".join(s[i:i + 4] for i in range(0, len(s), 4)) if spaced else s
+    return " ".join(s[i : i + 4] for i in range(0, len(s), 4)) if spaced else s
 
 
-for _cc in ["DE", "FR", "GB", "ES", "IT", "NL", "BE", "PT", "CH", "AT", "SE", "NO", "DK", "FI", "IE", "PL", "CZ", "RO", "TR", "SA", "LU", "GR", "HU", "HR", "AE", "LT"]:
+for _cc in [
+    "DE",
+    "FR",
+    "GB",
+    "ES",
+    "IT",
+    "NL",
+    "BE",
+    "PT",
+    "CH",
+    "AT",
+    "SE",
+    "NO",
+    "DK",
+    "FI",
+    "IE",
+    "PL",
+    "CZ",
+    "RO",
+    "TR",
+    "SA",
+    "LU",
+    "GR",
+    "HU",
+    "HR",
+    "AE",
+    "LT",
+]:
     GEN[f"iban_{_cc.lower()}"] = (lambda cc: lambda ctx, key: iban(cc))(_cc)
 
 
 @gen("aba")
 def g_aba(ctx, key):
     while True:
-        first8 = f"{R.choice([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 21, 22, 26, 31, 32]):02d}" + d(6)
+        first8 = f"{R.choice([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 21, 22, 26, 31, 32]):02d}" + d(
+            6
+        )
         w = [3, 7, 1, 3, 7, 1, 3, 7]
         s = sum(int(a) * b for a, b in zip(first8, w))
         c = (10 - s % 10) % 10
@@ -875,7 +1366,9 @@ def g_aba(ctx, key):
 
 
 GEN["us_acct"] = lambda c, k: nz(R.randint(8, 12))
-GEN["uk_sort"] = lambda c, k: f"{R.choice(['20', '40', '60', '30', '77', '09', '11'])}-{d(2)}-{d(2)}"
+GEN["uk_sort"] = lambda c, k: (
+    f"{R.choice(['20', '40', '60', '30', '77', '09', '11'])}-{d(2)}-{d(2)}"
+)
 GEN["uk_acct"] = lambda c, k: nz(8)
 GEN["ifsc"] = lambda c, k: R.choice(["SBIN", "HDFC", "ICIC", "UTIB", "PUNB", "KKBK"]) + "0" + d(6)
 GEN["in_acct"] = lambda c, k: nz(R.randint(11, 16))
@@ -886,7 +1379,22 @@ GEN["au_acct"] = lambda c, k: nz(R.randint(8, 9))
 GEN["br_agencia"] = lambda c, k: d(4)
 GEN["br_conta"] = lambda c, k: f"{nz(6)}-{d(1)}"
 GEN["mx_clabe"] = lambda c, k: clabe()
-GEN["swift"] = lambda c, k: R.choice(["DEUTDEFF", "BNPAFRPP", "COBADEFFXXX", "BARCGB22", "CHASUS33", "INGBNL2A", "BCITITMM", "CAIXESBB", "UBSWCHZH80A", "NDEAFIHH", "HANDSESS", "DNBANOKK"])
+GEN["swift"] = lambda c, k: R.choice(
+    [
+        "DEUTDEFF",
+        "BNPAFRPP",
+        "COBADEFFXXX",
+        "BARCGB22",
+        "CHASUS33",
+        "INGBNL2A",
+        "BCITITMM",
+        "CAIXESBB",
+        "UBSWCHZH80A",
+        "NDEAFIHH",
+        "HANDSESS",
+        "DNBANOKK",
+    ]
+)
 
 
 def clabe() -> str:
@@ -1018,8 +1526,14 @@ def g_cf(ctx, key):
         pick_person(ctx, "it")
     b = dob(ctx)
     day = b.day + (40 if sex(ctx) == "F" else 0)
-    s = (_cf_part(ctx["_last"], False) + _cf_part(ctx["_first"], True) + f"{b.year % 100:02d}" + "ABCDEHLMPRST"[b.month - 1]
-         + f"{day:02d}" + R.choice(["H501", "F205", "F839", "L219", "G273", "A944", "D612", "L736"]))
+    s = (
+        _cf_part(ctx["_last"], False)
+        + _cf_part(ctx["_first"], True)
+        + f"{b.year % 100:02d}"
+        + "ABCDEHLMPRST"[b.month - 1]
+        + f"{day:02d}"
+        + R.choice(["H501", "F205", "F839", "L219", "G273", "A944", "D612", "L736"])
+    )
     return s + it_cin(s)
 
 
@@ -1153,11 +1667,28 @@ def g_tckn(ctx, key):
     return "".join(map(str, ds))
 
 
-_VD = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6], [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-       [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1], [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-       [8, 7, 6, 5, 9, 3, 2, 1, 0, 4], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]]
-_VP = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2], [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-       [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1], [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8]]
+_VD = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+]
+_VP = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+]
 _VINV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9]
 
 
@@ -1195,7 +1726,10 @@ def g_cn_ric(ctx, key):
     seq = R.randint(1, 998)
     if (seq % 2 == 1) != (sex(ctx) == "M"):
         seq += 1
-    body = R.choice(["110101", "310104", "440305", "510107", "330106", "420106", "320102"]) + f"{b.year}{b.month:02d}{b.day:02d}{seq:03d}"
+    body = (
+        R.choice(["110101", "310104", "440305", "510107", "330106", "420106", "320102"])
+        + f"{b.year}{b.month:02d}{b.day:02d}{seq:03d}"
+    )
     w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
     return body + "10X98765432"[sum(int(a) * x for a, x in zip(body, w)) % 11]
 
@@ -1265,9 +1799,17 @@ def g_curp(ctx, key):
 
     def inner_cons(w):
         return next((c for c in w[1:] if c.isalpha() and c not in "AEIOU"), "X")
-    s = (four + f"{b.year % 100:02d}{b.month:02d}{b.day:02d}" + ("H" if sex(ctx) == "M" else "M")
-         + R.choice(["DF", "JC", "NL", "MC", "PL", "VZ", "GT"]) + inner_cons(l1) + inner_cons(l2) + inner_cons(fn)
-         + (R.choice(DIG) if b.year < 2000 else R.choice(UP)))
+
+    s = (
+        four
+        + f"{b.year % 100:02d}{b.month:02d}{b.day:02d}"
+        + ("H" if sex(ctx) == "M" else "M")
+        + R.choice(["DF", "JC", "NL", "MC", "PL", "VZ", "GT"])
+        + inner_cons(l1)
+        + inner_cons(l2)
+        + inner_cons(fn)
+        + (R.choice(DIG) if b.year < 2000 else R.choice(UP))
+    )
     total = sum(_CURP_DICT.index(ch) * (18 - i) for i, ch in enumerate(s))
     return s + str((10 - total % 10) % 10)
 
@@ -1276,7 +1818,11 @@ def g_curp(ctx, key):
 def g_rfc(ctx, key):
     b = dob(ctx)
     four = _mx_letters(ctx)[0] if "_rfc4" not in ctx else ctx["_rfc4"]
-    s = four + f"{b.year % 100:02d}{b.month:02d}{b.day:02d}" + rs(UP.replace("O", "") + "123456789", 2)
+    s = (
+        four
+        + f"{b.year % 100:02d}{b.month:02d}{b.day:02d}"
+        + rs(UP.replace("O", "") + "123456789", 2)
+    )
     dic = "0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ Ñ"
     total = sum(dic.index(ch) * (13 - i) for i, ch in enumerate(s))
     r = total % 11
@@ -1420,30 +1966,36 @@ def g_us_pass(ctx, key):
     return R.choice("AB") + nz(8) if R.random() < 0.5 else nz(9)
 
 
-GEN.update({
-    "uk_passport": lambda c, k: nz(9),
-    "fr_passport": lambda c, k: f"{d(2)}{rs(UP, 2)}{d(5)}",
-    "in_passport": lambda c, k: R.choice("JKLMNPRSTUVWZ") + nz(7),
-    "ca_passport": lambda c, k: rs(UP, 2) + d(6),
-    "au_passport": lambda c, k: R.choice("NPRE") + rs(UP, 1) + d(7),
-    "jp_passport": lambda c, k: R.choice(["TK", "TR", "TZ", "MU"]) + d(7),
-    "cn_passport": lambda c, k: "E" + d(8),
-    "br_passport": lambda c, k: rs(UP, 2) + d(6),
-    "es_passport": lambda c, k: rs(UP, 3) + d(6),
-    "it_passport": lambda c, k: rs(UP, 2) + d(7),
-    "mx_passport": lambda c, k: "G" + d(8),
-    "kr_passport": lambda c, k: "M" + d(8),
-    "nl_passport": lambda c, k: rs("BCDFGHJKLMNPRSTVWXYZ", 2) + rs("BCDFGHJKLMNPRSTVWXYZ0123456789", 6) + d(1),
-    "ca_dl": lambda c, k: R.choice(UP) + d(7),
-    "ny_dl": lambda c, k: f"{d(3)} {d(3)} {d(3)}",
-    "fl_dl": lambda c, k: f"{R.choice(UP)}{d(3)}-{d(3)}-{d(2)}-{d(3)}-{d(1)}",
-    "tx_dl": lambda c, k: nz(8),
-    "on_dl": lambda c, k: f"{R.choice(UP)}{d(4)}-{d(5)}-{d(5)}",
-    "nsw_dl": lambda c, k: nz(8),
-    "in_dl": lambda c, k: f"{R.choice(['MH', 'KA', 'DL', 'TN', 'UP'])}{d(2)} {R.randint(2005, 2022)}{d(7)}",
-    "de_fs": lambda c, k: rs(UP + DIG, 4) + rs(UP + DIG, 6) + d(1),
-    "fr_permis": lambda c, k: d(12),
-})
+GEN.update(
+    {
+        "uk_passport": lambda c, k: nz(9),
+        "fr_passport": lambda c, k: f"{d(2)}{rs(UP, 2)}{d(5)}",
+        "in_passport": lambda c, k: R.choice("JKLMNPRSTUVWZ") + nz(7),
+        "ca_passport": lambda c, k: rs(UP, 2) + d(6),
+        "au_passport": lambda c, k: R.choice("NPRE") + rs(UP, 1) + d(7),
+        "jp_passport": lambda c, k: R.choice(["TK", "TR", "TZ", "MU"]) + d(7),
+        "cn_passport": lambda c, k: "E" + d(8),
+        "br_passport": lambda c, k: rs(UP, 2) + d(6),
+        "es_passport": lambda c, k: rs(UP, 3) + d(6),
+        "it_passport": lambda c, k: rs(UP, 2) + d(7),
+        "mx_passport": lambda c, k: "G" + d(8),
+        "kr_passport": lambda c, k: "M" + d(8),
+        "nl_passport": lambda c, k: (
+            rs("BCDFGHJKLMNPRSTVWXYZ", 2) + rs("BCDFGHJKLMNPRSTVWXYZ0123456789", 6) + d(1)
+        ),
+        "ca_dl": lambda c, k: R.choice(UP) + d(7),
+        "ny_dl": lambda c, k: f"{d(3)} {d(3)} {d(3)}",
+        "fl_dl": lambda c, k: f"{R.choice(UP)}{d(3)}-{d(3)}-{d(2)}-{d(3)}-{d(1)}",
+        "tx_dl": lambda c, k: nz(8),
+        "on_dl": lambda c, k: f"{R.choice(UP)}{d(4)}-{d(5)}-{d(5)}",
+        "nsw_dl": lambda c, k: nz(8),
+        "in_dl": lambda c, k: (
+            f"{R.choice(['MH', 'KA', 'DL', 'TN', 'UP'])}{d(2)} {R.randint(2005, 2022)}{d(7)}"
+        ),
+        "de_fs": lambda c, k: rs(UP + DIG, 4) + rs(UP + DIG, 6) + d(1),
+        "fr_permis": lambda c, k: d(12),
+    }
+)
 
 
 @gen("uk_dl")
@@ -1457,14 +2009,16 @@ def g_uk_dl(ctx, key):
 
 
 # dates of birth in local formats (use the same date as the ids of the text)
-GEN.update({
-    "dob_iso": lambda c, k: dob(c).isoformat(),
-    "dob_us": lambda c, k: f"{dob(c).month:02d}/{dob(c).day:02d}/{dob(c).year}",
-    "dob_eu": lambda c, k: f"{dob(c).day:02d}/{dob(c).month:02d}/{dob(c).year}",
-    "dob_dot": lambda c, k: f"{dob(c).day:02d}.{dob(c).month:02d}.{dob(c).year}",
-    "dob_jp": lambda c, k: f"{dob(c).year}年{dob(c).month}月{dob(c).day}日",
-    "dob_long": lambda c, k: dob(c).strftime("%d %B %Y").lstrip("0"),
-})
+GEN.update(
+    {
+        "dob_iso": lambda c, k: dob(c).isoformat(),
+        "dob_us": lambda c, k: f"{dob(c).month:02d}/{dob(c).day:02d}/{dob(c).year}",
+        "dob_eu": lambda c, k: f"{dob(c).day:02d}/{dob(c).month:02d}/{dob(c).year}",
+        "dob_dot": lambda c, k: f"{dob(c).day:02d}.{dob(c).month:02d}.{dob(c).year}",
+        "dob_jp": lambda c, k: f"{dob(c).year}年{dob(c).month}月{dob(c).day}日",
+        "dob_long": lambda c, k: dob(c).strftime("%d %B %Y").lstrip("0"),
+    }
+)
 
 # ---- street addresses -----------------------------------------------------------------------
 
@@ -1474,37 +2028,99 @@ def _hn(a=1, b=220):
 
 
 ADDR = {
-    "us": lambda: f"{_hn(100, 9899)} {R.choice(['Maple Ave', 'Sycamore Dr', 'W 43rd St', 'Greenwood Blvd', 'Lakeview Ct', 'Old Mill Rd'])}{R.choice(['', ', Apt ' + _hn(1, 40) + R.choice('ABCD')])}, {R.choice(['Portland, OR 97214', 'Austin, TX 78704', 'Columbus, OH 43215', 'Raleigh, NC 27605', 'Madison, WI 53703'])}",
-    "us_nostreet": lambda: f"{_hn(100, 9899)} {R.choice(['Cedar Hollow', 'Larkspur', 'Windmere', 'Briarcliff'])}, {R.choice(['Boulder, CO 80302', 'Tempe, AZ 85281', 'Ann Arbor, MI 48104'])}",
-    "uk": lambda: f"{R.choice(['Flat ' + _hn(1, 12) + ', ', ''])}{_hn(1, 160)} {R.choice(['Kingsley Road', 'Chatsworth Street', 'Orchard Lane', 'Victoria Terrace'])}, {R.choice(['Leeds LS6 2AB', 'Bristol BS7 8NT', 'Manchester M14 5RD', 'Cardiff CF24 4HQ', 'London N16 7XJ'])}",
-    "uk_nostreet": lambda: f"{_hn(1, 60)} {R.choice(['Rosebank', 'Holly Mews', 'The Paddocks', 'Beechwood'])}, {R.choice(['Glasgow G12 8QQ', 'York YO31 7EP', 'Norwich NR2 3LJ'])}",
-    "de": lambda: f"{R.choice(['Hauptstraße', 'Lindenstraße', 'Bahnhofstr.', 'Schillerstraße', 'Goethestr.', 'Am Mühlbach', 'Rosenweg'])} {_hn(1, 140)}{R.choice(['', 'a', 'b'])}, {R.choice(['10827 Berlin', '80331 München', '50667 Köln', '20095 Hamburg', '70173 Stuttgart', '04109 Leipzig'])}",
-    "fr": lambda: f"{_hn(1, 140)}{R.choice(['', ' bis', ' ter'])} {R.choice(['rue des Lilas', 'avenue Jean Jaurès', 'boulevard Voltaire', 'rue de la République', 'impasse des Tilleuls', 'chemin du Moulin'])}, {R.choice(['69003 Lyon', '75011 Paris', '13006 Marseille', '31000 Toulouse', '44000 Nantes', '33800 Bordeaux'])}",
-    "es": lambda: f"{R.choice(['Calle de Alcalá', 'C/ Mayor', 'Avda. de la Constitución', 'Calle Sierpes', 'Passeig de Gràcia', 'Calle Larios'])} {_hn(1, 200)}, {R.choice(['3º izq.', '2º B', 'bajo', '5º 1ª'])}, {R.choice(['28009 Madrid', '41004 Sevilla', '08008 Barcelona', '29005 Málaga', '46001 València'])}",
-    "it": lambda: f"{R.choice(['Via Garibaldi', 'Via Roma', 'Corso Vittorio Emanuele II', 'Viale dei Mille', 'Piazza Cavour', 'Via della Spiga'])} {_hn(1, 120)}, {R.choice(['20121 Milano MI', '00185 Roma RM', '10123 Torino TO', '50123 Firenze FI', '40126 Bologna BO', '80134 Napoli NA'])}",
-    "nl": lambda: f"{R.choice(['Prinsengracht', 'Oudegracht', 'Kerkstraat', 'Damrak', 'Witte de Withstraat', 'Molenweg'])} {_hn(1, 400)}{R.choice(['', '-2', 'A', '-hs'])}, {R.choice(['1016 GV Amsterdam', '3511 AL Utrecht', '3012 BN Rotterdam', '2511 CV Den Haag', '9711 LM Groningen'])}",
-    "pl": lambda: f"ul. {R.choice(['Marszałkowska', 'Długa', 'Piotrkowska', 'Floriańska', 'Słowackiego', 'Ogrodowa'])} {_hn(1, 150)}{R.choice(['', '/' + _hn(1, 40), ' m. ' + _hn(1, 60)])}, {R.choice(['00-514 Warszawa', '80-831 Gdańsk', '90-001 Łódź', '31-019 Kraków', '50-077 Wrocław'])}",
-    "se": lambda: f"{R.choice(['Storgatan', 'Drottninggatan', 'Kungsholmsgatan', 'Linnégatan', 'Västra Hamngatan', 'Björkvägen'])} {_hn(1, 90)}{R.choice(['', ' lgh 1' + _hn(101, 402)])}, {R.choice(['114 51 Stockholm', '411 14 Göteborg', '211 22 Malmö', '753 20 Uppsala'])}",
-    "jp": lambda: f"〒{d(3)}-{d(4)} {R.choice(['東京都渋谷区道玄坂', '大阪府大阪市北区梅田', '京都府京都市中京区河原町通', '神奈川県横浜市中区山下町', '福岡県福岡市中央区天神'])}{R.randint(1, 5)}丁目{R.randint(1, 20)}-{R.randint(1, 15)}{R.choice(['', ' ' + R.choice(['グランドメゾン', 'サンハイツ', 'パークコート']) + str(R.randint(101, 905)) + '号室'])}",
-    "kr": lambda: f"{R.choice(['서울특별시 강남구 테헤란로', '서울특별시 마포구 월드컵북로', '부산광역시 해운대구 해운대해변로', '경기도 성남시 분당구 판교역로', '대구광역시 중구 동성로'])} {R.randint(1, 300)}{R.choice(['', ', ' + str(R.randint(101, 115)) + '동 ' + str(R.randint(101, 2504)) + '호'])} ({d(5)})",
-    "br": lambda: f"{R.choice(['Rua das Flores', 'Av. Paulista', 'Rua Oscar Freire', 'Rua XV de Novembro', 'Av. Atlântica'])}, {_hn(10, 2500)}{R.choice(['', ', apto ' + _hn(11, 184), ', casa 2'])} – {R.choice(['Pinheiros, São Paulo – SP, 05422-010', 'Copacabana, Rio de Janeiro – RJ, 22021-001', 'Centro, Curitiba – PR, 80020-310', 'Savassi, Belo Horizonte – MG, 30140-071'])}",
-    "mx": lambda: f"{R.choice(['Av. Insurgentes Sur', 'Calle Durango', 'Av. Chapultepec', 'Calle Morelos', 'Av. Vallarta'])} {_hn(10, 2400)}{R.choice(['', ' Int. ' + _hn(1, 30)])}, Col. {R.choice(['Roma Norte, 06700 Ciudad de México, CDMX', 'Del Valle, 03100 Ciudad de México, CDMX', 'Americana, 44160 Guadalajara, Jal.', 'Centro, 64000 Monterrey, N.L.'])}",
-    "in": lambda: f"{R.choice(['Flat ' + _hn(101, 1204) + ', ', 'House No. ' + _hn(1, 600) + ', '])}{R.choice(['Sai Residency, 14th Cross, Indiranagar, Bengaluru 560038', 'Sector 21, Plot 44, Gurugram, Haryana 122016', 'Shivaji Nagar, Pune, Maharashtra 411005', 'Anna Nagar West, Chennai 600040', 'Salt Lake Sector V, Kolkata 700091'])}",
-    "cn": lambda: f"{R.choice(['北京市朝阳区建国路', '上海市徐汇区漕溪北路', '广东省深圳市南山区科技园南路', '浙江省杭州市西湖区文三路', '四川省成都市武侯区人民南路'])}{R.randint(1, 400)}号{R.choice(['', str(R.randint(1, 12)) + '栋' + str(R.randint(101, 2808)) + '室'])}",
-    "ru": lambda: f"{R.choice(['ул. Ленина', 'пр. Мира', 'ул. Тверская', 'Невский пр.', 'ул. Гагарина'])}, д. {_hn(1, 120)}, кв. {_hn(1, 220)}, {R.choice(['Екатеринбург, 620014', 'Москва, 125009', 'Санкт-Петербург, 191025', 'Новосибирск, 630099', 'Казань, 420111'])}",
-    "ca": lambda: f"{R.choice(['', _hn(101, 2405) + ' - '])}{_hn(10, 9000)} {R.choice(['Howe St', 'rue Saint-Denis', 'Bloor St W', 'Jasper Ave NW', 'Barrington St'])}, {R.choice(['Vancouver, BC V6Z 2S8', 'Montréal, QC H2X 3K4', 'Toronto, ON M5S 1V6', 'Edmonton, AB T5J 0K7', 'Halifax, NS B3J 1P3'])}",
-    "au": lambda: f"{R.choice(['', 'Unit ' + _hn(1, 30) + ', '])}{_hn(1, 300)} {R.choice(['Smith Street', 'Chapel St', 'Beach Road', 'Oxford Street', 'James Street'])}, {R.choice(['Fitzroy VIC 3065', 'Paddington NSW 2021', 'Fortitude Valley QLD 4006', 'Fremantle WA 6160', 'Glenelg SA 5045'])}",
-    "nz": lambda: f"{_hn(1, 250)} {R.choice(['Ponsonby Road', 'Cuba Street', 'Riccarton Road', 'Tay Street'])}, {R.choice(['Grey Lynn, Auckland 1021', 'Te Aro, Wellington 6011', 'Christchurch 8041', 'Invercargill 9810'])}",
-    "tr": lambda: f"{R.choice(['Atatürk Mah.', 'Bağdat Cad.', 'Cumhuriyet Mah.', 'Kızılay Mah.'])} {R.choice(['Gül Sok.', 'İnönü Cad.', 'Lale Sok.'])} No: {_hn(1, 120)} D: {_hn(1, 24)}, {R.choice(['34758 Ataşehir/İstanbul', '06420 Çankaya/Ankara', '35220 Konak/İzmir'])}",
-    "pt": lambda: f"{R.choice(['Rua Augusta', 'Avenida da Liberdade', 'Rua de Santa Catarina', 'Travessa do Carmo'])}, {_hn(1, 300)}, {R.choice(['2.º Esq.', '1.º Dto.', 'R/C'])}, {R.choice(['1100-053 Lisboa', '4000-442 Porto', '3000-150 Coimbra'])}",
-    "ie": lambda: f"{_hn(1, 120)} {R.choice(['Ranelagh Road', 'Glasthule Road', 'Oakfield Park', 'Shandon Street'])}, {R.choice(['Dublin 6, D06 C6X2', 'Dún Laoghaire, Co. Dublin A96 K7W4', 'Cork T23 XE10', 'Galway H91 R2X7'])}",
-    "ch": lambda: f"{R.choice(['Bahnhofstrasse', 'Rue du Rhône', 'Via Nassa', 'Kramgasse', 'Seefeldstrasse'])} {_hn(1, 120)}, {R.choice(['8001 Zürich', '1204 Genève', '6900 Lugano', '3011 Bern', '4051 Basel'])}",
-    "at": lambda: f"{R.choice(['Mariahilfer Straße', 'Getreidegasse', 'Herrengasse', 'Landstraßer Hauptstraße'])} {_hn(1, 150)}/{_hn(1, 30)}, {R.choice(['1060 Wien', '5020 Salzburg', '8010 Graz', '6020 Innsbruck'])}",
-    "gr": lambda: f"{R.choice(['Οδός Ερμού', 'Λεωφόρος Κηφισίας', 'Οδός Τσιμισκή', 'Οδός Πατησίων'])} {_hn(1, 250)}, {R.choice(['105 63 Αθήνα', '546 22 Θεσσαλονίκη', '115 26 Αθήνα'])}",
-    "dk": lambda: f"{R.choice(['Nørrebrogade', 'Vesterbrogade', 'Østerbrogade', 'Jægersborggade'])} {_hn(1, 200)}, {R.choice(['2. tv.', '3. th.', 'st.'])}, {R.choice(['2200 København N', '1620 København V', '8000 Aarhus C'])}",
-    "za": lambda: f"{_hn(1, 90)} {R.choice(['Jan Smuts Avenue', 'Long Street', 'Florida Road', 'Kloof Street'])}, {R.choice(['Parktown, Johannesburg, 2193', 'Cape Town City Centre, Cape Town, 8001', 'Morningside, Durban, 4001'])}",
-    "ar": lambda: f"{R.choice(['Av. Corrientes', 'Calle Florida', 'Av. Santa Fe', 'Calle Defensa'])} {_hn(100, 5000)}, {R.choice(['piso 4 depto. B', '3° A', 'PB 2'])}, {R.choice(['C1043 CABA', 'C1425 CABA', 'X5000 Córdoba'])}",
-    "sa": lambda: f"{R.choice(['شارع الملك فهد', 'طريق الأمير سلطان', 'شارع التحلية'])}، مبنى {_hn(1000, 8999)}، حي {R.choice(['العليا', 'الروضة', 'النخيل'])}، {R.choice(['الرياض 12211', 'جدة 23432', 'الدمام 32241'])}",
+    "us": lambda: (
+        f"{_hn(100, 9899)} {R.choice(['Maple Ave', 'Sycamore Dr', 'W 43rd St', 'Greenwood Blvd', 'Lakeview Ct', 'Old Mill Rd'])}{R.choice(['', ', Apt ' + _hn(1, 40) + R.choice('ABCD')])}, {R.choice(['Portland, OR 97214', 'Austin, TX 78704', 'Columbus, OH 43215', 'Raleigh, NC 27605', 'Madison, WI 53703'])}"
+    ),
+    "us_nostreet": lambda: (
+        f"{_hn(100, 9899)} {R.choice(['Cedar Hollow', 'Larkspur', 'Windmere', 'Briarcliff'])}, {R.choice(['Boulder, CO 80302', 'Tempe, AZ 85281', 'Ann Arbor, MI 48104'])}"
+    ),
+    "uk": lambda: (
+        f"{R.choice(['Flat ' + _hn(1, 12) + ', ', ''])}{_hn(1, 160)} {R.choice(['Kingsley Road', 'Chatsworth Street', 'Orchard Lane', 'Victoria Terrace'])}, {R.choice(['Leeds LS6 2AB', 'Bristol BS7 8NT', 'Manchester M14 5RD', 'Cardiff CF24 4HQ', 'London N16 7XJ'])}"
+    ),
+    "uk_nostreet": lambda: (
+        f"{_hn(1, 60)} {R.choice(['Rosebank', 'Holly Mews', 'The Paddocks', 'Beechwood'])}, {R.choice(['Glasgow G12 8QQ', 'York YO31 7EP', 'Norwich NR2 3LJ'])}"
+    ),
+    "de": lambda: (
+        f"{R.choice(['Hauptstraße', 'Lindenstraße', 'Bahnhofstr.', 'Schillerstraße', 'Goethestr.', 'Am Mühlbach', 'Rosenweg'])} {_hn(1, 140)}{R.choice(['', 'a', 'b'])}, {R.choice(['10827 Berlin', '80331 München', '50667 Köln', '20095 Hamburg', '70173 Stuttgart', '04109 Leipzig'])}"
+    ),
+    "fr": lambda: (
+        f"{_hn(1, 140)}{R.choice(['', ' bis', ' ter'])} {R.choice(['rue des Lilas', 'avenue Jean Jaurès', 'boulevard Voltaire', 'rue de la République', 'impasse des Tilleuls', 'chemin du Moulin'])}, {R.choice(['69003 Lyon', '75011 Paris', '13006 Marseille', '31000 Toulouse', '44000 Nantes', '33800 Bordeaux'])}"
+    ),
+    "es": lambda: (
+        f"{R.choice(['Calle de Alcalá', 'C/ Mayor', 'Avda. de la Constitución', 'Calle Sierpes', 'Passeig de Gràcia', 'Calle Larios'])} {_hn(1, 200)}, {R.choice(['3º izq.', '2º B', 'bajo', '5º 1ª'])}, {R.choice(['28009 Madrid', '41004 Sevilla', '08008 Barcelona', '29005 Málaga', '46001 València'])}"
+    ),
+    "it": lambda: (
+        f"{R.choice(['Via Garibaldi', 'Via Roma', 'Corso Vittorio Emanuele II', 'Viale dei Mille', 'Piazza Cavour', 'Via della Spiga'])} {_hn(1, 120)}, {R.choice(['20121 Milano MI', '00185 Roma RM', '10123 Torino TO', '50123 Firenze FI', '40126 Bologna BO', '80134 Napoli NA'])}"
+    ),
+    "nl": lambda: (
+        f"{R.choice(['Prinsengracht', 'Oudegracht', 'Kerkstraat', 'Damrak', 'Witte de Withstraat', 'Molenweg'])} {_hn(1, 400)}{R.choice(['', '-2', 'A', '-hs'])}, {R.choice(['1016 GV Amsterdam', '3511 AL Utrecht', '3012 BN Rotterdam', '2511 CV Den Haag', '9711 LM Groningen'])}"
+    ),
+    "pl": lambda: (
+        f"ul. {R.choice(['Marszałkowska', 'Długa', 'Piotrkowska', 'Floriańska', 'Słowackiego', 'Ogrodowa'])} {_hn(1, 150)}{R.choice(['', '/' + _hn(1, 40), ' m. ' + _hn(1, 60)])}, {R.choice(['00-514 Warszawa', '80-831 Gdańsk', '90-001 Łódź', '31-019 Kraków', '50-077 Wrocław'])}"
+    ),
+    "se": lambda: (
+        f"{R.choice(['Storgatan', 'Drottninggatan', 'Kungsholmsgatan', 'Linnégatan', 'Västra Hamngatan', 'Björkvägen'])} {_hn(1, 90)}{R.choice(['', ' lgh 1' + _hn(101, 402)])}, {R.choice(['114 51 Stockholm', '411 14 Göteborg', '211 22 Malmö', '753 20 Uppsala'])}"
+    ),
+    "jp": lambda: (
+        f"〒{d(3)}-{d(4)} {R.choice(['東京都渋谷区道玄坂', '大阪府大阪市北区梅田', '京都府京都市中京区河原町通', '神奈川県横浜市中区山下町', '福岡県福岡市中央区天神'])}{R.randint(1, 5)}丁目{R.randint(1, 20)}-{R.randint(1, 15)}{R.choice(['', ' ' + R.choice(['グランドメゾン', 'サンハイツ', 'パークコート']) + str(R.randint(101, 905)) + '号室'])}"
+    ),
+    "kr": lambda: (
+        f"{R.choice(['서울특별시 강남구 테헤란로', '서울특별시 마포구 월드컵북로', '부산광역시 해운대구 해운대해변로', '경기도 성남시 분당구 판교역로', '대구광역시 중구 동성로'])} {R.randint(1, 300)}{R.choice(['', ', ' + str(R.randint(101, 115)) + '동 ' + str(R.randint(101, 2504)) + '호'])} ({d(5)})"
+    ),
+    "br": lambda: (
+        f"{R.choice(['Rua das Flores', 'Av. Paulista', 'Rua Oscar Freire', 'Rua XV de Novembro', 'Av. Atlântica'])}, {_hn(10, 2500)}{R.choice(['', ', apto ' + _hn(11, 184), ', casa 2'])} – {R.choice(['Pinheiros, São Paulo – SP, 05422-010', 'Copacabana, Rio de Janeiro – RJ, 22021-001', 'Centro, Curitiba – PR, 80020-310', 'Savassi, Belo Horizonte – MG, 30140-071'])}"
+    ),
+    "mx": lambda: (
+        f"{R.choice(['Av. Insurgentes Sur', 'Calle Durango', 'Av. Chapultepec', 'Calle Morelos', 'Av. Vallarta'])} {_hn(10, 2400)}{R.choice(['', ' Int. ' + _hn(1, 30)])}, Col. {R.choice(['Roma Norte, 06700 Ciudad de México, CDMX', 'Del Valle, 03100 Ciudad de México, CDMX', 'Americana, 44160 Guadalajara, Jal.', 'Centro, 64000 Monterrey, N.L.'])}"
+    ),
+    "in": lambda: (
+        f"{R.choice(['Flat ' + _hn(101, 1204) + ', ', 'House No. ' + _hn(1, 600) + ', '])}{R.choice(['Sai Residency, 14th Cross, Indiranagar, Bengaluru 560038', 'Sector 21, Plot 44, Gurugram, Haryana 122016', 'Shivaji Nagar, Pune, Maharashtra 411005', 'Anna Nagar West, Chennai 600040', 'Salt Lake Sector V, Kolkata 700091'])}"
+    ),
+    "cn": lambda: (
+        f"{R.choice(['北京市朝阳区建国路', '上海市徐汇区漕溪北路', '广东省深圳市南山区科技园南路', '浙江省杭州市西湖区文三路', '四川省成都市武侯区人民南路'])}{R.randint(1, 400)}号{R.choice(['', str(R.randint(1, 12)) + '栋' + str(R.randint(101, 2808)) + '室'])}"
+    ),
+    "ru": lambda: (
+        f"{R.choice(['ул. Ленина', 'пр. Мира', 'ул. Тверская', 'Невский пр.', 'ул. Гагарина'])}, д. {_hn(1, 120)}, кв. {_hn(1, 220)}, {R.choice(['Екатеринбург, 620014', 'Москва, 125009', 'Санкт-Петербург, 191025', 'Новосибирск, 630099', 'Казань, 420111'])}"
+    ),
+    "ca": lambda: (
+        f"{R.choice(['', _hn(101, 2405) + ' - '])}{_hn(10, 9000)} {R.choice(['Howe St', 'rue Saint-Denis', 'Bloor St W', 'Jasper Ave NW', 'Barrington St'])}, {R.choice(['Vancouver, BC V6Z 2S8', 'Montréal, QC H2X 3K4', 'Toronto, ON M5S 1V6', 'Edmonton, AB T5J 0K7', 'Halifax, NS B3J 1P3'])}"
+    ),
+    "au": lambda: (
+        f"{R.choice(['', 'Unit ' + _hn(1, 30) + ', '])}{_hn(1, 300)} {R.choice(['Smith Street', 'Chapel St', 'Beach Road', 'Oxford Street', 'James Street'])}, {R.choice(['Fitzroy VIC 3065', 'Paddington NSW 2021', 'Fortitude Valley QLD 4006', 'Fremantle WA 6160', 'Glenelg SA 5045'])}"
+    ),
+    "nz": lambda: (
+        f"{_hn(1, 250)} {R.choice(['Ponsonby Road', 'Cuba Street', 'Riccarton Road', 'Tay Street'])}, {R.choice(['Grey Lynn, Auckland 1021', 'Te Aro, Wellington 6011', 'Christchurch 8041', 'Invercargill 9810'])}"
+    ),
+    "tr": lambda: (
+        f"{R.choice(['Atatürk Mah.', 'Bağdat Cad.', 'Cumhuriyet Mah.', 'Kızılay Mah.'])} {R.choice(['Gül Sok.', 'İnönü Cad.', 'Lale Sok.'])} No: {_hn(1, 120)} D: {_hn(1, 24)}, {R.choice(['34758 Ataşehir/İstanbul', '06420 Çankaya/Ankara', '35220 Konak/İzmir'])}"
+    ),
+    "pt": lambda: (
+        f"{R.choice(['Rua Augusta', 'Avenida da Liberdade', 'Rua de Santa Catarina', 'Travessa do Carmo'])}, {_hn(1, 300)}, {R.choice(['2.º Esq.', '1.º Dto.', 'R/C'])}, {R.choice(['1100-053 Lisboa', '4000-442 Porto', '3000-150 Coimbra'])}"
+    ),
+    "ie": lambda: (
+        f"{_hn(1, 120)} {R.choice(['Ranelagh Road', 'Glasthule Road', 'Oakfield Park', 'Shandon Street'])}, {R.choice(['Dublin 6, D06 C6X2', 'Dún Laoghaire, Co. Dublin A96 K7W4', 'Cork T23 XE10', 'Galway H91 R2X7'])}"
+    ),
+    "ch": lambda: (
+        f"{R.choice(['Bahnhofstrasse', 'Rue du Rhône', 'Via Nassa', 'Kramgasse', 'Seefeldstrasse'])} {_hn(1, 120)}, {R.choice(['8001 Zürich', '1204 Genève', '6900 Lugano', '3011 Bern', '4051 Basel'])}"
+    ),
+    "at": lambda: (
+        f"{R.choice(['Mariahilfer Straße', 'Getreidegasse', 'Herrengasse', 'Landstraßer Hauptstraße'])} {_hn(1, 150)}/{_hn(1, 30)}, {R.choice(['1060 Wien', '5020 Salzburg', '8010 Graz', '6020 Innsbruck'])}"
+    ),
+    "gr": lambda: (
+        f"{R.choice(['Οδός Ερμού', 'Λεωφόρος Κηφισίας', 'Οδός Τσιμισκή', 'Οδός Πατησίων'])} {_hn(1, 250)}, {R.choice(['105 63 Αθήνα', '546 22 Θεσσαλονίκη', '115 26 Αθήνα'])}"
+    ),
+    "dk": lambda: (
+        f"{R.choice(['Nørrebrogade', 'Vesterbrogade', 'Østerbrogade', 'Jægersborggade'])} {_hn(1, 200)}, {R.choice(['2. tv.', '3. th.', 'st.'])}, {R.choice(['2200 København N', '1620 København V', '8000 Aarhus C'])}"
+    ),
+    "za": lambda: (
+        f"{_hn(1, 90)} {R.choice(['Jan Smuts Avenue', 'Long Street', 'Florida Road', 'Kloof Street'])}, {R.choice(['Parktown, Johannesburg, 2193', 'Cape Town City Centre, Cape Town, 8001', 'Morningside, Durban, 4001'])}"
+    ),
+    "ar": lambda: (
+        f"{R.choice(['Av. Corrientes', 'Calle Florida', 'Av. Santa Fe', 'Calle Defensa'])} {_hn(100, 5000)}, {R.choice(['piso 4 depto. B', '3° A', 'PB 2'])}, {R.choice(['C1043 CABA', 'C1425 CABA', 'X5000 Córdoba'])}"
+    ),
+    "sa": lambda: (
+        f"{R.choice(['شارع الملك فهد', 'طريق الأمير سلطان', 'شارع التحلية'])}، مبنى {_hn(1000, 8999)}، حي {R.choice(['العليا', 'الروضة', 'النخيل'])}، {R.choice(['الرياض 12211', 'جدة 23432', 'الدمام 32241'])}"
+    ),
 }
 for _c, _f in ADDR.items():
     GEN[f"addr_{_c}"] = (lambda f: lambda ctx, key: f())(_f)
@@ -1532,63 +2148,114 @@ def _ean13() -> str:
 
 
 def _ulid() -> str:
-    return rs("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 26).replace(" ", "")[:0] + R.choice("01") + rs("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 25)
+    return (
+        rs("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 26).replace(" ", "")[:0]
+        + R.choice("01")
+        + rs("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 25)
+    )
 
 
-GEN.update({
-    "uuid": lambda c, k: _uuid(),
-    "ulid": lambda c, k: _ulid(),
-    "md5": lambda c, k: hashlib.md5(rbytes(16)).hexdigest(),
-    "sha1": lambda c, k: hashlib.sha1(rbytes(16)).hexdigest(),
-    "sha256": lambda c, k: hashlib.sha256(rbytes(16)).hexdigest(),
-    "sha512": lambda c, k: hashlib.sha512(rbytes(16)).hexdigest(),
-    "bcrypt": lambda c, k: "$2b$12$" + rs("./" + ALNUM, 53),
-    "argon2": lambda c, k: f"$argon2id$v=19$m=65536,t=3,p=4${b64(rbytes(16)).rstrip('=')}${b64(rbytes(32)).rstrip('=')}",
-    "sha256_b64": lambda c, k: "sha256-" + b64(rbytes(32)),
-    "git_sha": lambda c, k: rs(HEXL, 40),
-    "short_sha": lambda c, k: rs(HEXL, 7),
-    "isbn": lambda c, k: _isbn13(),
-    "ean": lambda c, k: _ean13(),
-    "imei_like": lambda c, k: (lambda b: b + luhn_check_digit(b))("35" + d(12)),
-    "unix_ms": lambda c, k: str(R.randint(1_690_000_000_000, 1_760_000_000_000)),
-    "unix_s": lambda c, k: str(R.randint(1_690_000_000, 1_760_000_000)),
-    "semver": lambda c, k: f"{R.randint(0, 14)}.{R.randint(0, 40)}.{R.randint(0, 30)}",
-    "ipv4": lambda c, k: f"{R.choice([10, 172, 192, 34, 52, 185])}.{R.randint(0, 255)}.{R.randint(0, 255)}.{R.randint(1, 254)}",
-    "ipv6": lambda c, k: "2001:db8:" + ":".join(rs(HEXL, 4) for _ in range(3)) + "::" + rs(HEXL, 3),
-    "mac": lambda c, k: ":".join(rs(HEXL, 2) for _ in range(6)),
-    "order_no": lambda c, k: f"{R.choice(['ORD', 'SO', 'PO', 'A'])}-{R.randint(2023, 2026)}-{d(6)}",
-    "invoice_no": lambda c, k: f"INV-{d(4)}-{d(5)}",
-    "ticket_no": lambda c, k: f"{R.choice(['SUP', 'OPS', 'INC', 'HD'])}-{R.randint(1000, 99999)}",
-    "ups": lambda c, k: "1Z" + rs(UP + DIG, 6) + d(10),
-    "fedex": lambda c, k: d(12),
-    "usps": lambda c, k: "9400" + d(18),
-    "dhl": lambda c, k: "JD01" + d(16),
-    "booking": lambda c, k: rs(UP.replace("O", "").replace("I", "") + "23456789", 6),
-    "serial": lambda c, k: f"SN{d(4)}-{rs(UP + DIG, 6)}",
-    "part_no": lambda c, k: f"{rs(UP, 2)}-{d(4)}-{d(3)}{R.choice(UP)}",
-    "pubkey_ed": lambda c, k: "ssh-ed25519 " + b64(b"\x00\x00\x00\x0bssh-ed25519\x00\x00\x00\x20" + rbytes(32)),
-    "pubkey_rsa": lambda c, k: "ssh-rsa " + b64(b"\x00\x00\x00\x07ssh-rsa\x00\x00\x00\x03\x01\x00\x01\x00\x00\x01\x01\x00" + rbytes(256)),
-    "fp_sha256": lambda c, k: "SHA256:" + b64(rbytes(32)).rstrip("="),
-    "fp_colon": lambda c, k: ":".join(rs(HEXU, 2) for _ in range(32)),
-    "fp_sha1_colon": lambda c, k: ":".join(rs(HEXU, 2) for _ in range(20)),
-    "pgp_fpr": lambda c, k: " ".join(rs(HEXU, 4) for _ in range(10)),
-    "lat": lambda c, k: f"{R.uniform(-40, 60):.5f}",
-    "lon": lambda c, k: f"{R.uniform(-120, 140):.5f}",
-    "price": lambda c, k: f"{R.randint(3, 2400)}.{R.choice(['00', '49', '95', '99'])}",
-    "req_id": lambda c, k: f"req_{rs(ALNUM, 24)}",
-    "trace_id": lambda c, k: rs(HEXL, 32),
-    "span_id": lambda c, k: rs(HEXL, 16),
-    "docker_digest": lambda c, k: "sha256:" + rs(HEXL, 64),
-    "cert_pem": lambda c, k: "-----BEGIN CERTIFICATE-----\n" + wrap("MIIDdzCCAl+gAwIBAgIE" + b64(rbytes(700))[20:]) + "\n-----END CERTIFICATE-----",
-    "pgp_pub": lambda c, k: "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n" + wrap("mQINBG" + b64(rbytes(520))[6:]) + "\n=" + b64(rbytes(3)) + "\n-----END PGP PUBLIC KEY BLOCK-----",
-    "pub_pem": lambda c, k: "-----BEGIN PUBLIC KEY-----\n" + wrap("MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA" + b64(rbytes(260))[44:] + "IDAQAB") + "\n-----END PUBLIC KEY-----",
-    "b64_json": lambda c, k: b64(json.dumps(R.choice([{"theme": "dark", "lang": "fr", "fontSize": 14}, {"page": 3, "per_page": 50, "sort": "-created_at"},
-                                                         {"event": "checkout_viewed", "variant": "B"}, {"widget": "weather", "units": "metric"}]), separators=(",", ":")).encode()),
-    "k8s_uid": lambda c, k: _uuid(),
-    "asin": lambda c, k: "B0" + rs(UP + DIG, 8),
-    "sku": lambda c, k: f"{rs(UP, 3)}-{d(5)}-{rs(UP, 2)}",
-    "vin_like": lambda c, k: rs("ABCDEFGHJKLMNPRSTUVWXYZ0123456789", 17),
-})
+GEN.update(
+    {
+        "uuid": lambda c, k: _uuid(),
+        "ulid": lambda c, k: _ulid(),
+        "md5": lambda c, k: hashlib.md5(rbytes(16)).hexdigest(),
+        "sha1": lambda c, k: hashlib.sha1(rbytes(16)).hexdigest(),
+        "sha256": lambda c, k: hashlib.sha256(rbytes(16)).hexdigest(),
+        "sha512": lambda c, k: hashlib.sha512(rbytes(16)).hexdigest(),
+        "bcrypt": lambda c, k: "$2b$12$" + rs("./" + ALNUM, 53),
+        "argon2": lambda c, k: (
+            f"$argon2id$v=19$m=65536,t=3,p=4${b64(rbytes(16)).rstrip('=')}${b64(rbytes(32)).rstrip('=')}"
+        ),
+        "sha256_b64": lambda c, k: "sha256-" + b64(rbytes(32)),
+        "git_sha": lambda c, k: rs(HEXL, 40),
+        "short_sha": lambda c, k: rs(HEXL, 7),
+        "isbn": lambda c, k: _isbn13(),
+        "ean": lambda c, k: _ean13(),
+        "imei_like": lambda c, k: (lambda b: b + luhn_check_digit(b))("35" + d(12)),
+        "unix_ms": lambda c, k: str(R.randint(1_690_000_000_000, 1_760_000_000_000)),
+        "unix_s": lambda c, k: str(R.randint(1_690_000_000, 1_760_000_000)),
+        "semver": lambda c, k: f"{R.randint(0, 14)}.{R.randint(0, 40)}.{R.randint(0, 30)}",
+        "ipv4": lambda c, k: (
+            f"{R.choice([10, 172, 192, 34, 52, 185])}.{R.randint(0, 255)}.{R.randint(0, 255)}.{R.randint(1, 254)}"
+        ),
+        "ipv6": lambda c, k: (
+            "2001:db8:" + ":".join(rs(HEXL, 4) for _ in range(3)) + "::" + rs(HEXL, 3)
+        ),
+        "mac": lambda c, k: ":".join(rs(HEXL, 2) for _ in range(6)),
+        "order_no": lambda c, k: (
+            f"{R.choice(['ORD', 'SO', 'PO', 'A'])}-{R.randint(2023, 2026)}-{d(6)}"
+        ),
+        "invoice_no": lambda c, k: f"INV-{d(4)}-{d(5)}",
+        "ticket_no": lambda c, k: (
+            f"{R.choice(['SUP', 'OPS', 'INC', 'HD'])}-{R.randint(1000, 99999)}"
+        ),
+        "ups": lambda c, k: "1Z" + rs(UP + DIG, 6) + d(10),
+        "fedex": lambda c, k: d(12),
+        "usps": lambda c, k: "9400" + d(18),
+        "dhl": lambda c, k: "JD01" + d(16),
+        "booking": lambda c, k: rs(UP.replace("O", "").replace("I", "") + "23456789", 6),
+        "serial": lambda c, k: f"SN{d(4)}-{rs(UP + DIG, 6)}",
+        "part_no": lambda c, k: f"{rs(UP, 2)}-{d(4)}-{d(3)}{R.choice(UP)}",
+        "pubkey_ed": lambda c, k: (
+            "ssh-ed25519 " + b64(b"\x00\x00\x00\x0bssh-ed25519\x00\x00\x00\x20" + rbytes(32))
+        ),
+        "pubkey_rsa": lambda c, k: (
+            "ssh-rsa "
+            + b64(
+                b"\x00\x00\x00\x07ssh-rsa\x00\x00\x00\x03\x01\x00\x01\x00\x00\x01\x01\x00"
+                + rbytes(256)
+            )
+        ),
+        "fp_sha256": lambda c, k: "SHA256:" + b64(rbytes(32)).rstrip("="),
+        "fp_colon": lambda c, k: ":".join(rs(HEXU, 2) for _ in range(32)),
+        "fp_sha1_colon": lambda c, k: ":".join(rs(HEXU, 2) for _ in range(20)),
+        "pgp_fpr": lambda c, k: " ".join(rs(HEXU, 4) for _ in range(10)),
+        "lat": lambda c, k: f"{R.uniform(-40, 60):.5f}",
+        "lon": lambda c, k: f"{R.uniform(-120, 140):.5f}",
+        "price": lambda c, k: f"{R.randint(3, 2400)}.{R.choice(['00', '49', '95', '99'])}",
+        "req_id": lambda c, k: f"req_{rs(ALNUM, 24)}",
+        "trace_id": lambda c, k: rs(HEXL, 32),
+        "span_id": lambda c, k: rs(HEXL, 16),
+        "docker_digest": lambda c, k: "sha256:" + rs(HEXL, 64),
+        "cert_pem": lambda c, k: (
+            "-----BEGIN CERTIFICATE-----\n"
+            + wrap("MIIDdzCCAl+gAwIBAgIE" + b64(rbytes(700))[20:])
+            + "\n-----END CERTIFICATE-----"
+        ),
+        "pgp_pub": lambda c, k: (
+            "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n"
+            + wrap("mQINBG" + b64(rbytes(520))[6:])
+            + "\n="
+            + b64(rbytes(3))
+            + "\n-----END PGP PUBLIC KEY BLOCK-----"
+        ),
+        "pub_pem": lambda c, k: (
+            "-----BEGIN PUBLIC KEY-----\n"
+            + wrap(
+                "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA" + b64(rbytes(260))[44:] + "IDAQAB"
+            )
+            + "\n-----END PUBLIC KEY-----"
+        ),
+        "b64_json": lambda c, k: b64(
+            json.dumps(
+                R.choice(
+                    [
+                        {"theme": "dark", "lang": "fr", "fontSize": 14},
+                        {"page": 3, "per_page": 50, "sort": "-created_at"},
+                        {"event": "checkout_viewed", "variant": "B"},
+                        {"widget": "weather", "units": "metric"},
+                    ]
+                ),
+                separators=(",", ":"),
+            ).encode()
+        ),
+        "k8s_uid": lambda c, k: _uuid(),
+        "asin": lambda c, k: "B0" + rs(UP + DIG, 8),
+        "sku": lambda c, k: f"{rs(UP, 3)}-{d(5)}-{rs(UP, 2)}",
+        "vin_like": lambda c, k: rs("ABCDEFGHJKLMNPRSTUVWXYZ0123456789", 17),
+    }
+)
 
 
 # ============================================================================================
@@ -1603,20 +2270,20 @@ SECRET = [
     "$ export AWS_ACCESS_KEY_ID=⟦aws_akid⟧\n$ export AWS_SECRET_ACCESS_KEY=⟦aws_secret⟧\n$ aws s3 sync ./dist s3://marketing-site-prod --delete",
     "Temporary creds from the SSO broker, valid until 18:00 UTC: AccessKeyId ⟦aws_asia⟧, SecretAccessKey ⟦aws_secret⟧, SessionToken ⟦aws_session⟧",
     "Hey, the Lambda can't read the queue. I put the IAM user's key in the env vars for now: ⟦aws_akid⟧ / ⟦aws_secret⟧ — will move it to Secrets Manager after the demo.",
-    "resource \"aws_s3_bucket\" \"logs\" {}\nprovider \"aws\" {\n  region     = \"us-west-2\"\n  access_key = \"⟦aws_akid⟧\"\n  secret_key = \"⟦aws_secret⟧\"\n}",
+    'resource "aws_s3_bucket" "logs" {}\nprovider "aws" {\n  region     = "us-west-2"\n  access_key = "⟦aws_akid⟧"\n  secret_key = "⟦aws_secret⟧"\n}',
     "Incident note 14:02 — the key ⟦aws_akid⟧ (secret ⟦aws_secret⟧) was pasted into the public Jira ticket; revoke it and audit CloudTrail for account ⟦aws_account⟧.",
-    "{\"Credentials\": {\"AccessKeyId\": \"⟦aws_asia⟧\", \"SecretAccessKey\": \"⟦aws_secret⟧\", \"SessionToken\": \"⟦aws_session⟧\", \"Expiration\": \"2025-03-14T18:21:09Z\"}}",
+    '{"Credentials": {"AccessKeyId": "⟦aws_asia⟧", "SecretAccessKey": "⟦aws_secret⟧", "SessionToken": "⟦aws_session⟧", "Expiration": "2025-03-14T18:21:09Z"}}',
     # ---- GCP -------------------------------------------------------------------------------
     "Here's the service-account file for the BigQuery loader, save it as key.json:\n⟦gcp_sa_json⟧",
     "GOOGLE_MAPS_API_KEY=⟦gcp_api⟧ # unrestricted, used by the geocoder cron",
     "The YouTube Data API key for the analytics dashboard is ⟦gcp_api⟧ — quota is 10k units/day so please don't hammer it.",
-    "curl \"https://translation.googleapis.com/language/translate/v2?key=⟦gcp_api⟧\" -d q=bonjour -d target=en",
+    'curl "https://translation.googleapis.com/language/translate/v2?key=⟦gcp_api⟧" -d q=bonjour -d target=en',
     "kubectl create secret generic gcs-writer --from-literal=key.json='⟦gcp_sa_json⟧'",
     # ---- Azure -----------------------------------------------------------------------------
-    "AZURE_STORAGE_CONNECTION_STRING=\"DefaultEndpointsProtocol=https;AccountName=invoicearchive01;AccountKey=⟦azure_key⟧;EndpointSuffix=core.windows.net\"",
+    'AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=invoicearchive01;AccountKey=⟦azure_key⟧;EndpointSuffix=core.windows.net"',
     "Storage account 'rawtelemetry' primary key: ⟦azure_key⟧ (key2 is the same rotation, ignore it)",
     "SAS for the upload container, expires end of year: https://partnerdrop.blob.core.windows.net/incoming?sv=2022-11-02&ss=b&srt=co&sp=rwlac&se=2025-12-31T23:59:59Z&st=2025-01-01T00:00:00Z&spr=https&sig=⟦azure_sas_sig⟧",
-    "\"ServiceBus\": { \"ConnectionString\": \"Endpoint=sb://orders-bus.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=⟦azure_sb_key⟧\" }",
+    '"ServiceBus": { "ConnectionString": "Endpoint=sb://orders-bus.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=⟦azure_sb_key⟧" }',
     "App registration for the HR sync: tenant 9f1c..., client id in the portal, client secret value ⟦azure_client_secret⟧ (expires in 24 months).",
     "az login --service-principal -u 3b1c0f5e-2d3a-4c88-9e1b-7a2f6d0c4e19 -p '⟦azure_client_secret⟧' --tenant contoso.onmicrosoft.com",
     # ---- DigitalOcean / Alibaba / Cloudflare -------------------------------------------------
@@ -1651,7 +2318,7 @@ SECRET = [
     "DISCORD_TOKEN=⟦discord_bot⟧\nGUILD_ID=893127554630352906\nPREFIX=!",
     "BotFather gave me this for the pharmacy reminder bot: ⟦telegram⟧",
     "TELEGRAM_BOT_TOKEN=⟦telegram⟧\nTELEGRAM_CHAT_ID=-1001876543210",
-    "curl -s \"https://api.telegram.org/bot⟦telegram⟧/sendMessage?chat_id=48213377&text=backup+ok\"",
+    'curl -s "https://api.telegram.org/bot⟦telegram⟧/sendMessage?chat_id=48213377&text=backup+ok"',
     # ---- Payments ----------------------------------------------------------------------------
     "Stripe live secret key for the checkout service: ⟦stripe_sk⟧",
     "STRIPE_SECRET_KEY=⟦stripe_sk⟧\nSTRIPE_WEBHOOK_SECRET=⟦stripe_whsec⟧",
@@ -1666,7 +2333,7 @@ SECRET = [
     # ---- Twilio / SendGrid / Mailgun / Mailchimp ---------------------------------------------
     "TWILIO_ACCOUNT_SID=⟦twilio_sid⟧\nTWILIO_AUTH_TOKEN=⟦twilio_token⟧",
     "Twilio creds for the SMS OTP sender → SID ⟦twilio_sid⟧, auth token ⟦twilio_token⟧.",
-    "client = Client(\"⟦twilio_sk⟧\", \"⟦twilio_sk_secret⟧\", \"⟦twilio_sid⟧\")",
+    'client = Client("⟦twilio_sk⟧", "⟦twilio_sk_secret⟧", "⟦twilio_sid⟧")',
     "SendGrid key for transactional mail (full access, sorry): ⟦sendgrid⟧",
     "EMAIL_BACKEND=sendgrid\nSENDGRID_API_KEY=⟦sendgrid⟧\nDEFAULT_FROM=no-reply",
     "Mailgun private API key: ⟦mailgun⟧ — domain mg.shop-notify.net",
@@ -1675,7 +2342,7 @@ SECRET = [
     "MAILCHIMP_KEY=⟦mailchimp⟧ MAILCHIMP_LIST=3f9e1c0a7b",
     # ---- AI providers ------------------------------------------------------------------------
     "OPENAI_API_KEY=⟦openai⟧",
-    "from openai import OpenAI\nclient = OpenAI(api_key=\"⟦openai⟧\")",
+    'from openai import OpenAI\nclient = OpenAI(api_key="⟦openai⟧")',
     "Service account key for the batch summariser: ⟦openai_svc⟧",
     "found this in an old notebook cell, is it still live? openai.api_key = '⟦openai_legacy⟧'",
     "ANTHROPIC_API_KEY=⟦anthropic⟧",
@@ -1684,7 +2351,7 @@ SECRET = [
     "huggingface-cli login --token ⟦hf⟧",
     "HF write token so the trainer can push checkpoints to the hub: ⟦hf⟧",
     "export REPLICATE_API_TOKEN=⟦replicate⟧",
-    "co = cohere.Client(\"⟦cohere⟧\")  # prod key, rerank endpoint",
+    'co = cohere.Client("⟦cohere⟧")  # prod key, rerank endpoint',
     "GROQ_API_KEY=⟦groq⟧",
     "Mistral La Plateforme key for the French summaries: ⟦mistral⟧",
     # ---- registries ----------------------------------------------------------------------------
@@ -1712,12 +2379,12 @@ SECRET = [
     "New Relic user key for NerdGraph queries: ⟦nr_user⟧",
     "newrelic.yml → license_key: '⟦nr_license⟧'",
     "SENTRY_DSN=⟦sentry_dsn⟧",
-    "Sentry.init({ dsn: \"⟦sentry_dsn⟧\", tracesSampleRate: 0.2 });",
+    'Sentry.init({ dsn: "⟦sentry_dsn⟧", tracesSampleRate: 0.2 });',
     "sentry-cli auth token for release uploads: ⟦sentry_user⟧",
     "DOPPLER_TOKEN=⟦doppler⟧ doppler run -- ./server",
     "Vault root token from the unseal ceremony (revoke after bootstrap!): ⟦vault⟧",
     "export VAULT_ADDR=https://vault.internal:8200\nexport VAULT_TOKEN=⟦vault_long⟧",
-    "credentials \"app.terraform.io\" {\n  token = \"⟦tfc⟧\"\n}",
+    'credentials "app.terraform.io" {\n  token = "⟦tfc⟧"\n}',
     "Okta API token for the SCIM sync (created by admin, 30-day inactivity expiry): ⟦okta⟧",
     "AUTH0_DOMAIN=northwind.eu.auth0.com\nAUTH0_CLIENT_ID=⟦auth0_id⟧\nAUTH0_CLIENT_SECRET=⟦auth0_secret⟧",
     "The management API client secret in Auth0 is ⟦auth0_secret⟧, rotate if anyone leaves the team.",
@@ -1754,12 +2421,12 @@ SECRET = [
     "Note to self — hot wallet for the NFT drop, 12 words: ⟦seed12⟧",
     "Frase de recuperación de la billetera de mamá: ⟦seed12⟧. Guárdala offline.",
     # ---- JWT / session / cookies ---------------------------------------------------------------
-    "curl -H \"Authorization: Bearer ⟦jwt⟧\" https://api.internal/v2/accounts/me",
+    'curl -H "Authorization: Bearer ⟦jwt⟧" https://api.internal/v2/accounts/me',
     "GET /dashboard HTTP/1.1\nHost: admin.shopfront.io\nCookie: session=⟦jwt⟧; theme=dark",
     "Copy of my admin session cookie so you can reproduce the bug: sessionid=⟦session_id⟧",
     "The access token from the login response: ⟦jwt_rs⟧ (refresh token: ⟦session_id⟧)",
     "[auth] ok user=4411 token=⟦jwt⟧ ttl=3600",
-    "document.cookie = \"remember_token=⟦session_id⟧; path=/; secure\"",
+    'document.cookie = "remember_token=⟦session_id⟧; path=/; secure"',
     "Set-Cookie: __Host-auth=⟦jwt⟧; Path=/; Secure; HttpOnly; SameSite=Lax",
     # ---- basic auth URLs ------------------------------------------------------------------------
     "pip install --index-url https://ci-reader:⟦pw_url⟧@pypi.internal.northwind.dev/simple/ northwind-core",
@@ -1768,7 +2435,7 @@ SECRET = [
     "Prometheus scrapes https://metrics:⟦pw_url⟧@edge-03.cdn.internal/metrics every 15s",
     # ---- connection strings ---------------------------------------------------------------------
     "DATABASE_URL=postgres://orders_app:⟦pw_url⟧@orders-db.prod.svc.cluster.local:5432/orders?sslmode=require",
-    "psql \"postgresql://analyst:⟦pw_url⟧@pg.eu-west-1.rds.amazonaws.com:5432/warehouse\"",
+    'psql "postgresql://analyst:⟦pw_url⟧@pg.eu-west-1.rds.amazonaws.com:5432/warehouse"',
     "mysql -h 10.20.3.14 -u root -p'⟦pw⟧' shop_prod < fix_orders.sql",
     "spring.datasource.url=jdbc:mysql://db-prod-01.internal:3306/inventory\nspring.datasource.username=inventory\nspring.datasource.password=⟦pw⟧",
     "MONGO_URI=mongodb+srv://svc-ingest:⟦pw_url⟧@cluster0.x7k2q.mongodb.net/events?retryWrites=true&w=majority",
@@ -1776,7 +2443,7 @@ SECRET = [
     "REDIS_URL=rediss://default:⟦pw_url⟧@redis-18321.c1.eu-central-1.cloud.redislabs.com:18321",
     "redis-cli -h cache.internal -a '⟦pw⟧' FLUSHDB",
     "CELERY_BROKER_URL=amqp://celery:⟦pw_url⟧@rabbit.internal:5672/jobs",
-    "\"ConnectionStrings\": {\n  \"Default\": \"Server=tcp:sql-prod.database.windows.net,1433;Initial Catalog=Billing;User ID=billing_app;Password=⟦pw⟧;Encrypt=True;TrustServerCertificate=False;\"\n}",
+    '"ConnectionStrings": {\n  "Default": "Server=tcp:sql-prod.database.windows.net,1433;Initial Catalog=Billing;User ID=billing_app;Password=⟦pw⟧;Encrypt=True;TrustServerCertificate=False;"\n}',
     "Data Source=SQL01\\\\HR;Initial Catalog=Payroll;User Id=sa;Password=⟦pw⟧;",
     "jdbc:postgresql://reporting.internal:5432/bi?user=metabase&password=⟦pw_url⟧&ssl=true",
     "url = jdbc:oracle:thin:scott/⟦pw_url⟧@//oradb.corp:1521/ORCLPDB1",
@@ -1788,14 +2455,14 @@ SECRET = [
     "db-prod-01.internal:5432:*:replicator:⟦pw⟧",
     "sshpass -p '⟦pw⟧' ssh -o StrictHostKeyChecking=no pi@192.168.0.42",
     "  512  curl -u admin:⟦pw⟧ http://localhost:15672/api/queues\n  513  history | tail",
-    "apiVersion: v1\nkind: Secret\nmetadata:\n  name: smtp-relay\ntype: Opaque\nstringData:\n  username: relay\n  password: \"⟦pw⟧\"",
+    'apiVersion: v1\nkind: Secret\nmetadata:\n  name: smtp-relay\ntype: Opaque\nstringData:\n  username: relay\n  password: "⟦pw⟧"',
     "SMTP_HOST=smtp.office365.com\nSMTP_USER=scanner\nSMTP_PASS=⟦pw⟧",
     "ldapsearch -x -H ldaps://dc01.corp.local -D 'CN=svc_ldap,OU=Service,DC=corp,DC=local' -w '⟦pw⟧' -b 'DC=corp,DC=local'",
-    "<add key=\"SftpPassword\" value=\"⟦pw⟧\" />",
+    '<add key="SftpPassword" value="⟦pw⟧" />',
     "keystore.password=⟦pw⟧\nkey.alias=release\nkey.password=⟦pw__2⟧",
     "ansible_user: deploy\nansible_become_pass: ⟦pw⟧",
     "docker run -e MYSQL_ROOT_PASSWORD=⟦pw⟧ -p 3306:3306 -d mysql:8",
-    "[client]\nuser=backup\npassword=\"⟦pw⟧\"",
+    '[client]\nuser=backup\npassword="⟦pw⟧"',
     # ---- passwords in prose, many languages -----------------------------------------------------
     "the wifi is ⟦pw_word⟧ btw, network name is Orchard-5G",
     "Guest network password: ⟦pw_word⟧ (it's on the fridge too)",
@@ -1843,7 +2510,7 @@ SECRET = [
     "VPN: vpn.northwind.io, user jdoe-ext, ⟦pw_rand⟧",
     "WLAN im Gästezimmer: Netz Fritz!Box 7590 QX, Schlüssel ⟦pw_word⟧",
     "Router: admin / ⟦pw_leet⟧",
-    "The master passphrase for the team KeePass is \"⟦pw_phrase⟧\".",
+    'The master passphrase for the team KeePass is "⟦pw_phrase⟧".',
     "my bitwarden master: ⟦pw_phrase⟧ (writing it here because I keep forgetting it)",
     "ssh oracle@db-legacy then su - with ⟦pw⟧",
     "Zip file is encrypted, open it with ⟦pw_rand⟧",
@@ -1882,7 +2549,7 @@ PERSONAL = [
     "My personal email changed, please use ⟦email⟧ from now on. — ⟦first_uk⟧",
     "Reply-To: ⟦email⟧",
     "⟦sex_f⟧Je suis ⟦name_fr⟧, la maman de Léo. Pour toute question sur son inscription, écrivez-moi directement : ⟦email⟧",
-    "{\"customer\": {\"name\": \"⟦name_es⟧\", \"email\": \"⟦email⟧\", \"newsletter\": true}}",
+    '{"customer": {"name": "⟦name_es⟧", "email": "⟦email⟧", "newsletter": true}}',
     "Mail an ⟦name_pl⟧ schicken (⟦email⟧) wegen der Rückerstattung.",
     "[signup] new account created for ⟦email⟧ from 185.22.14.9",
     "Hi! Ik ben ⟦name_nl⟧, je kunt me mailen op ⟦email⟧ voor de bezichtiging.",
@@ -1948,7 +2615,7 @@ PERSONAL = [
     "Moje číslo je ⟦phone_cz⟧, napiš mi SMS.",
     "⟦sex_f⟧Kontaktný telefón pani ⟦name_cz⟧: ⟦phone_cz_i⟧",
     "Rufnummer des Hausarztes der Patientin steht im Bogen; ihre eigene: ⟦phone_de⟧",
-    "name,phone,consent\n⟦name_us⟧,\"⟦phone_us_i⟧\",sms-yes",
+    'name,phone,consent\n⟦name_us⟧,"⟦phone_us_i⟧",sms-yes',
     "رقم هاتف المريضة: ⟦phone_eg⟧",
     # ---- more phones: international format for countries above, national for others ----------
     "BEGIN:VCARD\nVERSION:3.0\nFN:⟦name_au⟧\nTEL;TYPE=cell:⟦phone_au_i⟧\nEND:VCARD",
@@ -2046,7 +2713,7 @@ PERSONAL = [
     # ---- government and official ids ----------------------------------------------------------
     "Form 1040 prep notes: taxpayer ⟦name_us⟧, SSN ⟦ssn⟧, filing jointly this year.",
     "Employee onboarding — ⟦name_us⟧, social security number ⟦ssn⟧, start date Monday, laptop already ordered.",
-    "{\"vendor\": \"⟦name_us⟧\", \"tin_type\": \"SSN\", \"tin\": \"⟦ssn⟧\", \"w9_received\": true}",
+    '{"vendor": "⟦name_us⟧", "tin_type": "SSN", "tin": "⟦ssn⟧", "w9_received": true}',
     "Hi, I'm starting at the café next week and they asked for my National Insurance number — it's ⟦nino⟧, is that all they need?",
     "HMRC letter mentions my NI number ⟦nino⟧ — can you check whether the tax code on it is right?",
     "Referral for ⟦name_uk⟧ (NHS no. ⟦nhs⟧) to dermatology, routine, photos attached.",
@@ -2181,13 +2848,13 @@ BENIGN = [
     # ---- UUIDs, ULIDs, request/trace ids ---------------------------------------------------------
     "2025-03-14T09:12:44.118Z INFO request_id=⟦uuid⟧ method=GET path=/v1/orders status=200 dur=41ms",
     "Created workspace ⟦uuid⟧ — you can share this id with support, it is not secret.",
-    "{\"id\": \"⟦ulid⟧\", \"type\": \"note.created\", \"created_at\": \"2025-01-08T12:00:00Z\"}",
+    '{"id": "⟦ulid⟧", "type": "note.created", "created_at": "2025-01-08T12:00:00Z"}',
     "ULIDs sort lexicographically by time, e.g. ⟦ulid⟧ was minted a few ms before ⟦ulid__2⟧.",
     "traceparent: 00-⟦trace_id⟧-⟦span_id⟧-01",
     "Kubernetes assigned uid ⟦k8s_uid⟧ to the pod payments-api-7c9f8d6b5-x2lqk.",
     "Die Vorgangsnummer Ihrer Anfrage lautet ⟦uuid⟧. Bitte geben Sie sie bei Rückfragen an.",
     "Stripe request id ⟦req_id⟧ — the charge failed with card_declined, no retry.",
-    "correlation-id: ⟦uuid⟧ | tenant: acme-eu | level: warn | msg: \"slow query (1.8s)\"",
+    'correlation-id: ⟦uuid⟧ | tenant: acme-eu | level: warn | msg: "slow query (1.8s)"',
     "Votre identifiant de dossier est ⟦uuid⟧ (à communiquer au service client).",
     "SELECT * FROM sessions WHERE id = '⟦uuid⟧'; -- 0 rows, expired yesterday",
     "x-amz-request-id: ⟦span_id⟧ x-amz-id-2: ⟦b64_32⟧",
@@ -2197,12 +2864,12 @@ BENIGN = [
     "The leaked-password check sends only the first five characters of the SHA-1 (e.g. ⟦sha1⟧ → prefix sent to the API), never the password.",
     "users table sample after migration (hash column only): ⟦bcrypt⟧",
     "Argon2id hash format for reference: ⟦argon2⟧ — parameters m=64MiB, t=3, p=4.",
-    "integrity=\"⟦sha256_b64⟧\" crossorigin=\"anonymous\"",
+    'integrity="⟦sha256_b64⟧" crossorigin="anonymous"',
     "Checksum mismatch: expected ⟦sha256⟧, got ⟦sha256__2⟧. Re-download the artifact.",
     "SHA-512 of the release tarball: ⟦sha512⟧",
     "Der Hash der Datei ist ⟦md5⟧ – bitte vergleichen, bevor ihr sie öffnet.",
     "image: ghcr.io/northwind/api@⟦docker_digest⟧",
-    "ETag: \"⟦md5⟧\"",
+    'ETag: "⟦md5⟧"',
     "Le mot de passe n'est jamais stocké en clair : on garde seulement l'empreinte bcrypt, par exemple ⟦bcrypt⟧.",
     "content hash ⟦sha1⟧ already in cache, skipping upload",
     "ハッシュ値（SHA-256）: ⟦sha256⟧",
@@ -2211,7 +2878,7 @@ BENIGN = [
     "commit ⟦git_sha⟧\nAuthor: release-bot\nDate:   Tue Mar 4 10:22:01 2025 +0000\n\n    chore: bump deps",
     "Fixed in ⟦short_sha⟧, will ship in the next patch release.",
     "git cherry-pick ⟦git_sha⟧ ⟦git_sha__2⟧",
-    "Bisect says the regression starts at ⟦short_sha⟧ (\"refactor cache keys\").",
+    'Bisect says the regression starts at ⟦short_sha⟧ ("refactor cache keys").',
     "El despliegue de producción apunta al commit ⟦git_sha⟧.",
     "pinned action: actions/checkout@⟦git_sha⟧ # v4.1.7",
     "Merged PR #4471 as ⟦short_sha⟧ into main.",
@@ -2225,7 +2892,7 @@ BENIGN = [
     "AWS docs use AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY as the example access key pair.",
     "[default]\naws_access_key_id = YOUR_ACCESS_KEY_ID\naws_secret_access_key = YOUR_SECRET_ACCESS_KEY",
     "Set GOOGLE_API_KEY=<your-api-key> before running the geocoding sample; keys start with AIza.",
-    "Replace the placeholder in key.json (\"private_key\": \"-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n\") with the file you download from the console.",
+    'Replace the placeholder in key.json ("private_key": "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n") with the file you download from the console.',
     "AccountKey=<storage-account-key> goes into the connection string; never commit the real one.",
     "SAS example from the docs: ?sv=2022-11-02&ss=b&sp=r&se=<expiry>&sig=<signature>",
     "export DIGITALOCEAN_TOKEN=dop_v1_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
@@ -2237,9 +2904,9 @@ BENIGN = [
     "Bitbucket: create an app password under Personal settings → App passwords; it is shown only once.",
     "SLACK_BOT_TOKEN=xoxb-your-bot-token\nSLACK_APP_TOKEN=xapp-your-app-token",
     "Incoming webhook URL format: https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
-    "client.run(os.environ[\"DISCORD_TOKEN\"])  # never paste the token in code",
+    'client.run(os.environ["DISCORD_TOKEN"])  # never paste the token in code',
     "Discord webhook URLs look like https://discord.com/api/webhooks/{webhook.id}/{webhook.token}.",
-    "bot = telebot.TeleBot(\"<YOUR_TELEGRAM_BOT_TOKEN>\")",
+    'bot = telebot.TeleBot("<YOUR_TELEGRAM_BOT_TOKEN>")',
     "Stripe's API reference uses the published test-mode key sk_test_4eC39HqLyjWDarjtT1zdp7dc in every snippet; it only works against test mode and moves no money.",
     "In test mode, webhook signing secrets begin with whsec_ — copy yours from the CLI output of `stripe listen`.",
     "TWILIO_ACCOUNT_SID=ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nTWILIO_AUTH_TOKEN=your_auth_token",
@@ -2254,9 +2921,9 @@ BENIGN = [
     "COHERE_API_KEY=<cohere key>\nGROQ_API_KEY=<groq key>",
     "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
     "[pypi]\nusername = __token__\npassword = pypi-<your token>",
-    "echo \"$DOCKERHUB_TOKEN\" | docker login -u \"$DOCKERHUB_USER\" --password-stdin",
+    'echo "$DOCKERHUB_TOKEN" | docker login -u "$DOCKERHUB_USER" --password-stdin',
     "Shopify Admin API tokens start with shpat_ — store them in the app's secret manager, not the theme.",
-    "JIRA_API_TOKEN=\"<generate at id.atlassian.com>\"",
+    'JIRA_API_TOKEN="<generate at id.atlassian.com>"',
     "NOTION_TOKEN=secret_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
     "LINEAR_API_KEY=lin_api_**** (redacted in logs)",
     "FIGMA_TOKEN=figd_your_token_here",
@@ -2269,7 +2936,7 @@ BENIGN = [
     "The DSN format is https://<key>@o<org-id>.ingest.sentry.io/<project-id>; the docs sample uses examplePublicKey.",
     "doppler run -- npm start  # secrets are injected at runtime",
     "vault kv get -field=password secret/data/prod/postgres",
-    "token = \"<TFC_TEAM_TOKEN>\"",
+    'token = "<TFC_TEAM_TOKEN>"',
     "OKTA_API_TOKEN=00XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
     "AUTH0_CLIENT_SECRET=YOUR_CLIENT_SECRET",
     "FIREBASE_SERVER_KEY=AAAA...:APA91b... (truncated, see the console)",
@@ -2281,7 +2948,7 @@ BENIGN = [
     "MAPBOX_ACCESS_TOKEN=pk.your_public_token_here",
     "-----BEGIN OPENSSH PRIVATE KEY-----\n<paste your key here>\n-----END OPENSSH PRIVATE KEY-----",
     "[Interface]\nPrivateKey = <client private key>\nAddress = 10.0.0.2/24",
-    "BIP-39 test vector: the all-zero entropy gives \"abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about\" — used in every wallet library's unit tests.",
+    'BIP-39 test vector: the all-zero entropy gives "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about" — used in every wallet library\'s unit tests.',
     "The jwt.io debugger's sample token eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c is signed with 'your-256-bit-secret' and is shown on the home page.",
     "Authorization: Bearer <access_token>",
     "DATABASE_URL=postgres://user:password@localhost:5432/mydb  # default from the tutorial",
@@ -2297,18 +2964,18 @@ BENIGN = [
     "# Example configuration\nAPI_KEY=your-api-key\nAPI_SECRET=your-api-secret\nWEBHOOK_URL=https://example.com/hook",
     "Beispiel-Konfiguration (.env.example):\nSMTP_USER=<benutzer>\nSMTP_PASS=<passwort>",
     # ---- code reading secrets from env / vault / KMS ----------------------------------------------
-    "api_key = os.environ[\"OPENAI_API_KEY\"]",
+    'api_key = os.environ["OPENAI_API_KEY"]',
     "const stripe = require('stripe')(process.env.STRIPE_SECRET_KEY);",
-    "password := os.Getenv(\"DB_PASSWORD\")\nif password == \"\" { log.Fatal(\"DB_PASSWORD not set\") }",
+    'password := os.Getenv("DB_PASSWORD")\nif password == "" { log.Fatal("DB_PASSWORD not set") }',
     "secret = boto3.client('secretsmanager').get_secret_value(SecretId='prod/orders/db')['SecretString']",
     "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: orders-db\n        key: password",
     "- name: Deploy\n  env:\n    AWS_ACCESS_KEY_ID: ${{ secrets.AWS_ACCESS_KEY_ID }}\n    AWS_SECRET_ACCESS_KEY: ${{ secrets.AWS_SECRET_ACCESS_KEY }}",
     "plaintext = kms.decrypt(CiphertextBlob=base64.b64decode(blob))['Plaintext']",
-    "@Value(\"${spring.datasource.password}\") private String dbPassword;",
-    "variable \"db_password\" {\n  type      = string\n  sensitive = true\n}",
+    '@Value("${spring.datasource.password}") private String dbPassword;',
+    'variable "db_password" {\n  type      = string\n  sensitive = true\n}',
     "$token = Get-Secret -Name GitHubToken -Vault LocalStore -AsPlainText",
     "gcloud secrets versions access latest --secret=smtp-password",
-    "let key = std::env::var(\"ANTHROPIC_API_KEY\").expect(\"set ANTHROPIC_API_KEY\");",
+    'let key = std::env::var("ANTHROPIC_API_KEY").expect("set ANTHROPIC_API_KEY");',
     # ---- password policies, rotation statements (many languages) -----------------------------------
     "Password policy: at least 12 characters, one digit, one symbol, no reuse of the last 5 passwords, rotation every 180 days.",
     "Le mot de passe doit contenir au moins 12 caractères, dont une majuscule, un chiffre et un caractère spécial.",
@@ -2407,7 +3074,7 @@ BENIGN = [
     "Numéro de sécurité sociale : ………………………… (à remplir par le salarié)",
     "Steuer-Identifikationsnummer: [ ] [ ] [ ] [ ] [ ] [ ] [ ] [ ] [ ] [ ] [ ]",
     "Teléfono: __________  Correo electrónico: __________",
-    "<label for=\"ssn\">Social Security Number</label>\n<input id=\"ssn\" name=\"ssn\" type=\"text\" placeholder=\"XXX-XX-XXXX\">",
+    '<label for="ssn">Social Security Number</label>\n<input id="ssn" name="ssn" type="text" placeholder="XXX-XX-XXXX">',
     "Enter the 6-digit code from your authenticator app.",
     "Endereço residencial: ______________________  CEP: _________",
     "マイナンバー（12桁）を入力してください：",
@@ -2415,7 +3082,7 @@ BENIGN = [
     "Adres zamieszkania: ____________  PESEL: ___________",
     "Please have your National Insurance number ready when you call.",
     "Укажите номер паспорта и дату выдачи.",
-    "door_code: \"\"  # filled in by the host app on the day of arrival",
+    'door_code: ""  # filled in by the host app on the day of arrival',
     # ---- published test cards in payment-testing docs -------------------------------------------------
     "Stripe test mode: use 4242 4242 4242 4242 with any future expiry and any CVC to simulate a successful payment.",
     "To trigger 3-D Secure in the sandbox, use the test card 4000 0025 0000 3155.",
@@ -2481,7 +3148,7 @@ BENIGN = [
     "grep -rE 'AKIA[0-9A-Z]{16}' . returned nothing, the repo is clean.",
     "trufflehog found 0 verified secrets in 1,204 commits.",
     "CSV header only: first_name,last_name,email,phone,iban,date_of_birth",
-    "{\"email\": null, \"phone\": null, \"address\": null, \"consent\": false}",
+    '{"email": null, "phone": null, "address": null, "consent": false}',
     "Columns to mask in the export: ssn, card_number, iban, passport_no.",
     "Password reset tokens expire after 30 minutes and can be used once.",
     "JWT access tokens live 15 minutes; refresh tokens 30 days, rotated on use.",
@@ -2565,7 +3232,12 @@ def fill(template: str) -> str:
 
 
 def build() -> list[dict]:
-    groups = [(SECRET, ["secret"]), (PERSONAL, ["personal"]), (BOTH, ["personal", "secret"]), (BENIGN, [])]
+    groups = [
+        (SECRET, ["secret"]),
+        (PERSONAL, ["personal"]),
+        (BOTH, ["personal", "secret"]),
+        (BENIGN, []),
+    ]
     seen_tpl: set = set()
     rows: list[dict] = []
     for templates, fams in groups:

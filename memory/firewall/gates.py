@@ -11,15 +11,15 @@ texts hold none of most detectors' words.
 
 from __future__ import annotations
 
+import importlib
 import re
 from functools import cache
+from typing import Any
 
-try:  # the regular-expression parser
-    from re import _constants as _codes
-    from re import _parser
-except ImportError:  # pragma: no cover - Python < 3.11
-    import sre_constants as _codes  # type: ignore[no-redef]
-    import sre_parse as _parser  # type: ignore[no-redef]
+# the standard library's regular-expression parser and its opcodes (private modules, stable
+# since Python 3.11; typeshed does not describe them)
+_parser: Any = importlib.import_module("re._parser")
+_codes: Any = importlib.import_module("re._constants")
 
 KEY = 3  # starts are compared on a word's first three characters
 TOKEN = re.compile(r"[^\W_]+")
@@ -79,11 +79,13 @@ def _walk(items: list[tuple[object, object]], active: set[str]) -> tuple[set[str
                 done |= walked[1]
             active = merged_active
         elif op in (_codes.MAX_REPEAT, _codes.MIN_REPEAT):
-            low, high, body = arg  # type: ignore[misc]
+            low: int = arg[0]  # type: ignore[index]
+            high: int = arg[1]  # type: ignore[index]
+            body: list[tuple[object, object]] = list(arg[2])  # type: ignore[index]
             paths = {frozenset(active)} if low == 0 else set()
             current = set(active)
             for count in range(1, min(high, KEY) + 1):
-                walked = _walk(list(body), current)
+                walked = _walk(body, current)
                 if walked is None:
                     if "" in current:
                         return None

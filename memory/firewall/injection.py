@@ -21,7 +21,7 @@ from memory.firewall import combos, learned
 from memory.firewall.gates import word_keys, worth
 from memory.firewall.hits import Hit, merged
 from memory.firewall.lexicon import concepts
-from memory.firewall.quotes import CUE_QUOTES, mentioned, quoted, about_templates
+from memory.firewall.quotes import CUE_QUOTES, about_templates, mentioned, quoted
 
 FAMILY = "injection"
 
@@ -627,9 +627,8 @@ def scan(text: str) -> list[Hit]:
                 continue
             for match in pattern.finditer(text):
                 start, end = match.span()
-                if mentioned(text, start, end):
-                    confidence_here = 0.3
-                elif name == "role_marker" and index == 0 and about_templates(text, start):
+                documented = name == "role_marker" and index == 0 and about_templates(text, start)
+                if mentioned(text, start, end) or documented:
                     confidence_here = 0.3
                 elif quoted(text, start, end) and name != "role_marker":
                     confidence_here = confidence - 0.2

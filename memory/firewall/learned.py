@@ -3,8 +3,9 @@ n-grams of scripts written without spaces, and the injection concepts of ``lexic
 
 The rules in ``injection`` name the shapes someone has already seen; each new writer of attacks
 finds phrasings they miss (on a set written by a writer who never saw them, the rules found 48%
-of the injections). This model reads every word, pair and triple of words (and, for Chinese, Japanese,
-Korean and Thai, character pairs and triples), each hashed into one of 2^18 weights, and the
+of the injections). This model reads every word, pair and triple of words (and, for Chinese,
+Japanese, Korean and Thai, character pairs and triples), each hashed into one of 2^18 weights,
+and the
 concepts the text holds and their pairs ("addressed to an AI" with "keep it from the user"),
 which carry what it learned from one language into the others. A quotation that the text only
 talks about is one placeholder word (``quotes.neutralise``). It learns from the labelled sets

@@ -789,7 +789,8 @@ CONCEPTS: dict[str, Concept] = {
             r"tryb (?:dewelopera|programisty)",
             r"vývojářský režim",
             r"geliştirici modu",
-            r"(?:eres|sei|és|ets) (?:un|una|uma) (?:nuev[oa] |nuov[oa] |nov[oa] )?(?:personaje|personaggio|personagem|persona)",
+            r"(?:eres|sei|és|ets) (?:un|una|uma) (?:nuev[oa] |nuov[oa] |nov[oa] )?"
+            r"(?:personaje|personaggio|personagem|persona)",
             r"you are (?:a new )?(?:character|persona)",
             r"(?:stay|remain) in character",
             r"(?:never |don'?t )break character",
@@ -913,9 +914,11 @@ CONCEPTS: dict[str, Concept] = {
             r"niemals ablehn\w*",
             r"mai rifiutar\w*",
             r"nunca recus\w*",
-            r"(?:ohne|sans|sin|senza|sem) (?:rückfrage|warnhinweis|avertissement|advertencia|avviso|aviso)\w*",
+            r"(?:ohne|sans|sin|senza|sem) "
+            r"(?:rückfrage|warnhinweis|avertissement|advertencia|avviso|aviso)\w*",
             r"sin filtros",
-            r"(?:sicherheitsrichtlinien|sicherheitsfilter|safety filters?|guardrails|filtri di sicurezza|filtros de seguridad|filtres de sécurité)",
+            r"(?:sicherheitsrichtlinien|sicherheitsfilter|safety filters?|guardrails|"
+            r"filtri di sicurezza|filtros de seguridad|filtres de sécurité)",
         ),
         (
             "никогда не отказывай",

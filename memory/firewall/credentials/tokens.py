@@ -295,8 +295,12 @@ def _documented(text: str, start: int, end: int, value: str) -> bool:
     """A test-mode or sample key that the sentence around it says is documentation."""
     sentence = text[max(0, start - 120) : end + 120]
     said = DOCUMENTED.search(sentence)
-    return bool(said) and (
-        bool(TEST_MODE.search(value)) or said.group().lower() in ("sample", "example", "debugger")
+    if said is None:
+        return False
+    return bool(TEST_MODE.search(value)) or said.group().lower() in (
+        "sample",
+        "example",
+        "debugger",
     )
 
 
@@ -307,12 +311,12 @@ SHORT_CAPABLE = frozenset({"connection_string_password", "private_key"})
 
 def shapes(text: str) -> Iterator[Hit]:
     if not LONG.search(text):
-        yield from _shapes(text, only=SHORT_CAPABLE)
+        yield from _shape_hits(text, only=SHORT_CAPABLE)
         return
-    yield from _shapes(text, only=None)
+    yield from _shape_hits(text, only=None)
 
 
-def _shapes(text: str, only: frozenset[str] | None) -> Iterator[Hit]:
+def _shape_hits(text: str, only: frozenset[str] | None) -> Iterator[Hit]:
     for name, pattern in library_patterns() if only is None else ():
         for match in pattern.finditer(text):
             start, end = span_of(match)
