@@ -40,6 +40,10 @@ SETS = {
     # never trained on (first measured: secret 0.981/0.825, personal 0.943/0.725, injection
     # 1.0/0.352 with the rules of commit efee652)
     "holdout-3": ROOT / "bench" / "data" / "firewall_holdout3.jsonl",
+    # written by a fifth writer (session 31) who never saw the detectors, the other sets or their
+    # build scripts, from the family definitions alone; measured once as it came (P/R secret
+    # 0.990/0.901, personal 0.935/0.842, injection 0.950/0.842 with commit a9b2c61's detectors)
+    "holdout-4": ROOT / "bench" / "data" / "firewall_holdout4.jsonl",
     # written by helpers from the family definitions to tune and train on (session 31): secrets
     # and personal data of many providers and countries, injections in 36 languages with hard
     # negatives, ordinary multilingual notes and chat

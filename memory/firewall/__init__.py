@@ -23,10 +23,20 @@ SCANNERS = {"secret": credentials.scan, "personal": personal.scan, "injection": 
 
 
 def scan(text: str, *, threshold: float = THRESHOLD) -> list[Hit]:
-    """Every hit in ``text`` at or above ``threshold``, in text order."""
+    """Every hit in ``text`` at or above ``threshold``, in text order. A number inside a
+    secret (a bot token's id, a recovery code) is the secret's, not a phone or an id."""
     hits: list[Hit] = []
     for scanner in SCANNERS.values():
         hits.extend(hit for hit in scanner(text) if hit.confidence >= threshold)
+    secrets = [(h.start, h.end) for h in hits if h.family == "secret"]
+    if secrets:
+        hits = [
+            h
+            for h in hits
+            if h.family != "personal"
+            or h.detector == "email"
+            or not any(a <= h.start and h.end <= b for a, b in secrets)
+        ]
     return sorted(hits, key=lambda hit: (hit.start, -hit.end, hit.detector))
 
 

@@ -39,6 +39,8 @@ ORDERS = frozenset(
         "erase",
         "decode",
         "call_tool",
+        "says",
+        "auto_approve",
         "unrestricted",
         "void",
     }
@@ -146,7 +148,24 @@ TO = re.compile(
 POSSESSIVE = re.compile(
     r"(?i)\b(?:our|my|your|the company's|unser\w*|notre|nuestro|nostro)\s+\S*\s*$"
 )
-VOCATIVE = re.compile(r"(?i)(?<![^\W\d_])(?:dear|hey|hi|hello|ok|okay|listen)\W{0,3}$")
+VOCATIVE = re.compile(
+    r"(?i)(?<![^\W\d_])(?:dear|hey|hi|hello|ok|okay|listen|liebe[rs]?|cher|chère|querid[oa]|"
+    r"car[oa]|beste|drog[ia]|mil[ýá]|attention|atenção|atención|attenzione|achtung|uwaga|"
+    r"pozor|dikkat|atenție|figyelem|huomio|chú ý|perhatian|let op)\W{0,3}(?:[\w-]+\s+){0,2}$"
+    r"|(?:дорог(?:ой|ая)|уважаем\w+|увага|внимание|προσοχή|שים לב|انتباه|توجه|ध्यान दें|注意|주의)"
+    r"\W{0,3}(?:\S+\s+){0,2}$"
+)
+HANDLE = re.compile(r"(?i)@[\w-]*(?:bot|assistant|agent|ai|gpt|copilot)\b")
+# after the AI's name: a particle that says "to it" (へ, に, 에게) whatever stands before
+PARTICLE = re.compile(r"^[^\w]{0,2}(?:へ|에게|께)")
+# "AI agents triaging this issue:", "AI code reviewers:", "l'IA qui analyse ce CV :": the
+# addressee's description, then a colon
+DESCRIBED = re.compile(
+    r"(?i)^(?:s|es|en|er|e)?\s*(?:(?:[\w'-]+\s+){0,3}?(?:\w+ing|\w+(?:ers?|ors?))|"
+    r"(?:that|who|which|die|der|das|qui|que|che|som|który|która|které|který|která|ki|care|aki|"
+    r"joka|jotka|yang|ambao|который|которая|которые|що|που|ש|الذي|الذين|که|जो|যে)\b"
+    r"[^:：\n.!?]{0,50}|(?:de|du|des|di|del)\s+\w+)\s*[:：]"
+)
 # "As an AI language model, I…", "I'm a large language model": the writer is one
 SELF = re.compile(r"(?i)(?:\bas an?|\bi'?m an?|\bi am an?|\bbeing an?)\s+(?:\w+\s+){0,3}$")
 AFTER = re.compile(r"^[^\w]{0,3}(?:[:：,，\-–—]|へ|に|에게|님|さん)")
@@ -178,9 +197,25 @@ def addressed(text: str, start: int, end: int, sentence_start: int) -> bool:
     head = not re.search(r"[^\W_]", lead) or bool(re.fullmatch(r"\W*[^\W\d_]+\s+", lead))
     if head and (AFTER.match(after) or READING.match(after)):
         return True
-    if VOCATIVE.search(before):
+    if VOCATIVE.search(before) or PARTICLE.match(after):
         return True
-    return bool(TO.search(before)) and bool(COLON_AFTER.match(after) or READING.match(after))
+    if READING_BEFORE.search(text[max(sentence_start, start - 30) : start]) and re.match(
+        r"^[^\n.!?。]{0,25}[:：]", after
+    ):
+        return True  # "इस पेज को पढ़ने वाले AI मॉडल से अनुरोध:": the verb first, then a colon
+    return bool(TO.search(before)) and bool(
+        COLON_AFTER.match(after) or READING.match(after) or DESCRIBED.match(after)
+    )
+
+
+READING_BEFORE = re.compile(
+    r"(?:पढ़ने वाले|पढ़ रहे|পড়া|読んでいる|を処理する|読む|읽는|요약하는|阅读的|读取)\s*\S{0,8}\s*$"
+)
+FIRST_PERSON = re.compile(
+    r"(?i)\b(?:i|me|my|ich|mich|mir|moi|yo|io|eu|ik|mij|mnie|mě|mi|ben|bana|én|nekem|minä|"
+    r"minulle|jag|mig|jeg|meg|tôi|saya|aku|mimi)\b|(?:\bje\b|\bj')|я\b|мне|меня|אני|أنا|"
+    r"\bمن\b|मैं|मुझे|আমি|我|私|僕|나는|저는|ฉัน|ผม"
+)
 
 
 def _authority_header(text: str, start: int, end: int, sentence_start: int) -> bool:
@@ -271,6 +306,11 @@ def concept_hits(
         for a, b in here.get("ai", []):
             if a < end and not transcript and addressed(text, a, b, start):
                 here.setdefault("addressed", []).append((a, b))
+        handle = HANDLE.search(text, start, end)
+        if handle:
+            here.setdefault("addressed", []).append(handle.span())
+        if "say" in here and not FIRST_PERSON.search(text, start, window_end):
+            here["says"] = here["say"]
         for a, b in here.get("authority", []):
             if a < end and _authority_header(text, a, b, start):
                 here.setdefault("authority_header", []).append((a, b))
@@ -292,6 +332,11 @@ def concept_hits(
                 continue
             if own and rule.detector != "instruction_override":
                 continue
+            if rule.detector == "addressed_to_agent" and rule.any_of:
+                first = min(a for a, _ in here["addressed"])
+                extra = {name for name in extra if any(a > first for a, _ in here[name])}
+                if not extra:
+                    continue  # "System prompt for the support bot: …": a heading, not an order
             if rule.detector == "instruction_override":
                 core = _override(here)
                 if core is None:

@@ -29,7 +29,7 @@ MENTION = re.compile(
     r"injections?|jailbreaks?|classic|famous|known|detect|detects|detector|filter|filters|"
     r"block|blocks|flag|flags|flagged|catch|catches|recogni[sz]e|test|tests|testing|"
     r"red[- ]team|says?|said|wrote|quote|quoted|called|pattern|signature|training|paper|"
-    r"article|talk|slides|rule|regex|translate|translation)\b"
+    r"article|talk|slides|rule|regex)\b"
     # the same words elsewhere: injection, attack, phrase, such as, example
     r"|(?i:injek\w*|injec[tț]\w*|inyecci\w*|iniezion\w*|inje[çc][ãa]o|iniekcj\w*|"
     r"wstrzykiw\w*|enjeksiyon\w*|suntikan|chèn|angriff\w*|angreifer\w*|attaque\w*|"
@@ -48,7 +48,7 @@ MENTION = re.compile(
 )
 # a sentence about chat templates and their markers: documentation, not a forged turn
 TEMPLATE_TALK = re.compile(
-    r"(?i)\{(?:role|content|system|user|prompt)\}|\b(?:format|template|templates|wraps?|"
+    r"(?i)\{(?:role|content|system|user|prompt)\}|\{%|\{\{|message\[|\b(?:format|template|templates|wraps?|"
     r"markers?|tokens?|such as|roles are|detector|flags?|chatml|llama \d|uses)\b"
 )
 

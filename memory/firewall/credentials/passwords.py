@@ -20,9 +20,10 @@ DETECTOR = "password_assignment"
 
 # a password-like configuration name: SMTP_PASS, ansible_become_pass, db.password, apiKey
 NAME = re.compile(
-    r"(?i)(?<![\w-])(?:[a-z0-9]+[_.-])*(?:password|passwd|passphrase|pass|pwd|pw|passcode|"
+    r"(?i)(?<![\w-])[a-z0-9_.-]{0,40}?(?:password|passwd|passphrase|pass|pwd|pw|passcode|"
     r"secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|access[_-]?token|auth[_-]?token|"
-    r"client[_-]?secret|private[_-]?key|token|mdp|kennwort|passwort|become[_-]?pass)"
+    r"client[_-]?secret|private[_-]?key|token|mdp|kennwort|passwort|become[_-]?pass|oauth|"
+    r"credentials?|cookie)"
     r"(?![\w-])[\"']?[ \t]*(?::=|=>|=|:)[ \t]*[\"'`]?(?P<value>[^\s\"'`,;)]+)"
 )
 # "password" in the languages people write here (Latin words start a word and may begin a
@@ -38,8 +39,10 @@ _LATIN = (
 _OTHER = (
     r"пароль|пароля|паролем|парола|лозинка|κωδικός|κωδικό|סיסמה|סיסמא|كلمة المرور|كلمة السر|"
     r"رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|密码|密碼|口令|パスワード|暗証番号|비밀번호|패스워드|암호|"
-    r"รหัสผ่าน|รหัส"
+    r"รหัสผ่าน|รหัส|비번"
 )
+# digits alone after "password": a PIN-like password, or a router's groups of four
+DIGIT_PASSWORD = re.compile(r"^(?:\d{4}(?:[ -]\d{4}){2,}|\d{5,12})(?![\w-])")
 # words that name a secret but also many other things: the value must look more like one
 SECRET_WORD = re.compile(
     r"(?i)(?<![^\W\d_]|[-_])(?:secret|signing secret|secret key|api key|passkey|"
@@ -104,11 +107,15 @@ CODE_WORDS = re.compile(
     r"de acesso|do alarme|da porta)|codice (?:del portone|del cancello|d['’]accesso|"
     r"dell['’]allarme|della porta)|deurcode|toegangscode|kod (?:do drzwi|do bramy|"
     r"domofonu|dost[ęe]pu|alarmu)|d[öo]rrkod|portkod|sejfkod\w*|porttikoodi|ovikoodi|"
-    r"h[äa]lytyskoodi|kap[ıi] [şs]ifresi|kod pintu|m[ãa] c[ửu]a)(?![^\W\d_])|暗証番号|门禁密码|"
+    r"h[äa]lytyskoodi|kap[ıi] [şs]ifresi|kod pintu|m[ãa] c[ửu]a|kombination|combination|"
+    r"combo|combinación|combinazione|combinação|szyfr|kombinace|şifre kombinasyonu)"
+    r"(?![^\W\d_])|暗証番号|门禁密码|"
     r"門禁密碼|密码锁|도어락|현관 비밀번호|код (?:двери|домофона|подъезда|от)|кодовый замок"
 )
 POSTAL = re.compile(r"(?i)\b(?:postal|post office|postcode|zip)\b")
-CODE_VALUE = re.compile(r"(?<![\w.\-])(?=[0-9A-Z#*]*\d)[0-9A-Z]{4,8}[#*]?(?![\w\-]|\.\w)")
+CODE_VALUE = re.compile(
+    r"(?<![\w.\-])(?:(?=[0-9A-Z#*]*\d)[0-9A-Z]{4,8}[#*]?|\d(?:-\d){3,7})(?![\w\-]|\.\w)"
+)
 
 
 def assignments(text: str) -> Iterator[Hit]:
@@ -133,6 +140,11 @@ def prose(text: str) -> Iterator[Hit]:
             stop = SENTENCE_END.search(text, word.end(), end)
             for match in TOKEN.finditer(text, word.end(), stop.start() + 1 if stop else end):
                 if match.start() > word.end() + 90:
+                    break
+                digits = DIGIT_PASSWORD.match(text[match.start() : match.start() + 40])
+                if digits and words is PASSWORD_WORD:
+                    at = match.start()
+                    yield Hit(DETECTOR, FAMILY, at, at + digits.end(), 0.6)
                     break
                 confidence = looks_secret(match.group())
                 if confidence >= least:

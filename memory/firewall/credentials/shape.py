@@ -20,7 +20,8 @@ PLACEHOLDER = re.compile(
     r"process\.env.*|\[redacted.*|\[hidden.*|\*+|•+|\?+|user|username|admin|root|test|"
     r"todo|tbd|fixme|insert.*|enter.*|put[_-].*|add[_-].*|my[A-Z]\w*|p@ssw0rd|passw0rd|"
     r"hunter2|qwerty\d*|letmein|123456\w*|.*[_-]here|.*changeme|.*change[_-]me|p@ssw0rd.*|"
-    r"[@#.].*|-{2,}.*)$"
+    r"[@.].*|#[a-z]+|-{2,}.*|1password|lastpass|bitwarden|keepass\w*|dashlane|"
+    r"keychain|vault)$"
 )
 # "<your token>", "${DB_PASSWORD}", "{first_name}", "xoxb-your-bot-token", "lin_api_****"
 TEMPLATE = re.compile(r"(?i)[<>{}]|\$\{|\*{3,}|your[_-]|[_-]your\b|\.{3}|x{4,}")
@@ -74,7 +75,8 @@ def looks_secret(value: str) -> float:
     value = value.rstrip(".,;:。、，") if not re.search(r"[!?]\d*$", value[-3:]) else value
     if len(value) < 4 or PLACEHOLDER.match(value) or placeholder(value) or words_only(value):
         return 0.0
-    if CODE.match(value) or LINK.match(value) or DOTTED.match(value) or TEMPLATE.search(value):
+    code = CODE.match(value) and (len(value) < 12 or entropy(value) < 3.5 or "(" in value)
+    if code or LINK.match(value) or DOTTED.match(value) or TEMPLATE.search(value):
         return 0.0
     if re.search(r"[^\x00-\x7f]", value):  # passwords are typed in ASCII; this is prose
         return 0.0

@@ -196,7 +196,11 @@ PROVIDERS: dict[str, list[tuple[re.Pattern[str], float]]] = {
     ),
     "registry_auth": _shapes((r"\"auth\"\s*:\s*\"([A-Za-z0-9+/]{16,}={0,2})\"", 0.85)),
     "basic_auth_header": _shapes((r"(?i)\bbasic\s+([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])", 0.8)),
-    "bearer_token": _shapes((r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{20,}=*)", 0.85)),
+    "bearer_token": _shapes(
+        (r"(?i)\bbearer\s+([A-Za-z0-9\-._~+/]{20,}=*)", 0.85),
+        (r"\bSSWS\s+([A-Za-z0-9_\-]{30,})", 0.9),
+        (r"(?i)\boauth:([a-z0-9]{24,})\b", 0.9),
+    ),
     "aws_secret_key": _shapes(
         (
             r"(?i)\b(?:aws|amazon|s3|secret ?access ?key|secretaccesskey)\b[^\n]{0,40}?"
@@ -225,9 +229,8 @@ KEY_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:api[ _-]?keys?|keys?|tokens?|secrets?|credentials?|passphrase|"
     r"license[ _-]?key|auth|bearer|dsn|access[ _-]?keys?|app[ _-]?password|"
     r"client[ _-]?secret|signing[ _-]?secret|webhook|pat|sk|ak|schlüssel|schluessel|"
-    r"clé|cle|chiave|clave|chave|sleutel|klucz|klíč|nyckel|nøkkel|avain|kulcs|anahtar|"
-    r"ключ|токен|κλειδί|מפתח|مفتاح|कुंजी|キー|トークン|密钥|秘钥|令牌|金鑰|키|토큰)"
-    r"(?![^\W\d_])"
+    r"clé|cle|chiave|clave|chave|sleutel|klucz|klíč|nyckel|nøkkel|avain|kulcs|anahtar"
+    r")(?![^\W\d_])|ключ|токен|κλειδί|מפתח|مفتاح|कुंजी|キー|トークン|密钥|秘钥|令牌|金鑰|키|토큰"
 )
 NOT_SECRET_WORDS = re.compile(
     r"(?i)\b(?:public|pub|publishable|sha\d*|md5|hash|hashes|checksum|digest|commit|"
@@ -360,7 +363,7 @@ def named_tokens(text: str) -> Iterator[Hit]:
         line_end = len(text) if line_end < 0 else line_end
         after = [m for m in TOKEN.finditer(text, word.end(), line_end)]
         before = [m for m in TOKEN.finditer(text, max(line_start, word.start() - 80), word.start())]
-        for match in [*(m for m in after if m.start() <= word.end() + 100), *reversed(before)]:
+        for match in [*(m for m in after if m.start() <= word.end() + 150), *reversed(before)]:
             value = match.group()
             if not random_token(value):
                 continue

@@ -20,7 +20,7 @@ from memory.firewall.hits import Hit, near
 FAMILY = "personal"
 
 EMAIL = re.compile(
-    r"(?<![\w.+\-/:])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}"
+    r"(?:(?<=mailto:)|(?<![\w.+\-/:]))[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}"
     r"[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b"
 )
 # git@host:owner/repo and noreply-style machine addresses are addresses of services
@@ -48,12 +48,11 @@ def emails(text: str) -> Iterator[Hit]:
     address at a domain reserved for examples only when nothing says it is one."""
     for match in EMAIL.finditer(text):
         local, _, domain = match.group().partition("@")
-        after = text[match.end() : match.end() + 1]
         token_start = max(text.rfind(ch, 0, match.start()) for ch in " \t\n(<\"'") + 1
         inside_url = "://" in text[token_start : match.start()]  # user:password@host
         if local.lower() in SERVICE_LOCAL or SERVICE_DOMAIN.search(domain):
             continue
-        if after == ":" or inside_url:
+        if inside_url:
             continue
         confidence = 0.9
         if RESERVED_DOMAIN.search(domain):
@@ -74,7 +73,7 @@ _LATIN_PHONE = (
     r"texting|handy|telefon|festnetz|ruf|rufnummer|anrufen|erreichbar|mobil|mobilnummer|"
     r"t[ée]l[ée]phone|t[ée]l|portable|joignable|appelle[rz]?|num[ée]ro|tel[ée]fono|m[óo]vil|"
     r"celular|llamar|llama|ll[áa]mame|m[áa]rcame|marcar|marca|escr[íi]beme|escr[íi]bale|"
-    r"n[úu]mero|ligue|liga|chiama|chiamami|appelez|rappel|r[üu]ckruf|"
+    r"n[úu]mero|ligue|liga|chiama|chiamami|appelez|rappel|r[üu]ckruf|chama|zap|zapzap|"
     r"cellulare|chiamare|telefone|telem[óo]vel|telemovel|bellen|mobiel|"
     r"nummer|numer|komórka|komorka|kom\.|zadzwoń|zadzwon|telefonu|číslo|cislo|mobilu|"
     r"puhelin|puh\.|matkapuhelin|telefonszám|telefonszam|mobilszám|"
@@ -82,9 +81,9 @@ _LATIN_PHONE = (
     r"điện thoại|dien thoai|sđt|sdt|nomor|telepon|ponsel|nombor|simu|namba"
 )
 _OTHER_PHONE = (
-    r"телефон|тел\.|номер|мобильн|моб\.|звони|позвони|τηλέφωνο|τηλ\.|κινητό|טלפון|נייד|"
-    r"هاتف|جوال|موبايل|رقم|تلفن|شماره|موبایل|फ़ोन|फोन|मोबाइल|नंबर|নম্বর|ফোন|"
-    r"電話|携帯|連絡先|番号|手机|手機|电话|號碼|号码|联系|聯絡|전화|핸드폰|휴대폰|연락처|번호|"
+    r"телефон|тел\.|мобильн|моб\.|звони|позвони|τηλέφωνο|τηλ\.|κινητό|טלפון|נייד|"
+    r"هاتف|جوال|موبايل|تلفن|موبایل|फ़ोन|फोन|मोबाइल|ফোন|"
+    r"電話|携帯|連絡先|手机|手機|电话|联系|聯絡|전화|핸드폰|휴대폰|연락처|"
     r"โทร|เบอร์|มือถือ"
 )
 PHONE_WORDS = re.compile(rf"(?i)(?<![^\W\d_])(?:{_LATIN_PHONE})|(?:{_OTHER_PHONE})")
@@ -104,8 +103,16 @@ ID_BEFORE = re.compile(
     r"booking|reservation|confirmation)\s+(?:id|number|no\.?|#)\s*(?:is|:)?\s*|"
     r"\b(?-i:[A-Z]{2})\s)$"
 )
-# a key's fingerprint, a meter, a device: numbers in groups that are not phones
-NOT_PHONE = re.compile(r"(?i)\b(?:fingerprint|imei|serial|meter|odometer|isbn|issn|ean)\b")
+# a key's fingerprint, a meter, a device, an order or a parcel: numbers that are not phones
+NOT_PHONE = re.compile(
+    r"(?i)\b(?:fingerprint|imei|serial|meter|odometer|isbn|issn|ean|order|tracking|parcel|"
+    r"shipment|waybill|invoice|bestell\w*|sendung\w*|commande|colis|suivi|pedido|seguimiento|"
+    r"rastreio|encomenda|ordine|spedizione|bestelling|zending|zamówieni\w*|przesyłk\w*|"
+    r"objednávk\w*|zásilk\w*|sipariş\w*|kargo|takip|comand\w*|rendelés\w*|tilaus\w*|"
+    r"beställning\w*|sporing\w*|đơn hàng|vận đơn|pesanan|resi)\b|заказ|трек|посылк|"
+    r"отслежив|замовлен|παραγγελ|הזמנה|מעקב|طلب|التتبع|الشحنة|سفارش|रिफंड|ऑर्डर|"
+    r"注文|問い合わせ番号|追跡|伝票|订单|訂單|运单|快递单|物流单|주문|운송장|송장|คำสั่งซื้อ|พัสดุ"
+)
 # "(1837-1901)", "2011-2015": a span of years; "16.34 15.99": decimals in a row
 YEARS = re.compile(r"^\(?(?:1[0-9]|20)\d{2}\s?[-–]\s?(?:1[0-9]|20)\d{2}\)?$")
 DECIMALS = re.compile(r"\d\.\d+\s\d")

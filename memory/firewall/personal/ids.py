@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from stdnum import luhn
 from stdnum.ar import cuit
 from stdnum.au import tfn
 from stdnum.be import nn
@@ -100,6 +101,28 @@ def _sg_nric(value: str) -> bool:
     if value[0] == "M":
         letters = "KLJNPQRTUWX"
     return value[8] == letters[total % 11]
+
+
+def _tw_id(value: str) -> bool:
+    """Taiwan's national id: a letter (its region's two digits), then nine digits."""
+    codes = "ABCDEFGHJKLMNPQRSTUVXYWZIO"
+    number = str(codes.index(value[0]) + 10) + value[1:]
+    weights = (1, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1)
+    return sum(int(d) * w for d, w in zip(number, weights, strict=True)) % 10 == 0
+
+
+def _hk_id(value: str) -> bool:
+    """Hong Kong's identity card: one or two letters, six digits, a check digit or A."""
+    match = re.fullmatch(r"([A-Z]{1,2})(\d{6})\(?([0-9A])\)?", value)
+    if not match:
+        return False
+    letters, digits, check = match.groups()
+    letters = letters.rjust(2, " ")
+    total = sum(
+        (36 if ch == " " else ord(ch) - 55) * w for ch, w in zip(letters, (9, 8), strict=True)
+    ) + sum(int(d) * w for d, w in zip(digits, range(7, 1, -1), strict=True))
+    expected = (11 - total % 11) % 11
+    return check == ("A" if expected == 10 else str(expected))
 
 
 def _au_medicare(value: str) -> bool:
@@ -191,6 +214,7 @@ WORDS = {
         r"documento",
         "carta d'identità",
         r"nric\b",
+        r"sa id",
         r"fin\b",
         r"my ?number",
         "身份证",
@@ -318,11 +342,33 @@ GOVERNMENT: dict[str, IdRule] = {
     "il_teudat_zehut": (_shape(r"\b\d{9}\b"), il_idnr.is_valid, NATIONAL),
     "sg_nric": (_shape(r"\b[STFGM]\d{7}[A-Z]\b"), _sg_nric, None),
     "my_nric": (_shape(r"\b\d{6}-\d{2}-\d{4}\b"), nric.is_valid, None),
-    "th_national_id": (_shape(r"\b\d-?\d{4}-?\d{5}-?\d{2}-?\d\b"), pin.is_valid, NATIONAL),
+    "th_national_id": (
+        _shape(r"\b\d[- ]?\d{4}[- ]?\d{5}[- ]?\d{2}[- ]?\d\b"),
+        lambda value: pin.is_valid(re.sub(r"\D", "", value)),
+        NATIONAL,
+    ),
     "pk_cnic": (_shape(r"\b\d{5}-\d{7}-\d\b"), cnic.is_valid, None),
     "id_nik": (_shape(r"\b\d{16}\b"), _always, _words(r"nik\b", r"ktp\b", "nomor induk")),
     "ru_inn": (_shape(r"\b\d{12}\b"), _always, _words("ИНН", r"inn\b")),
     "ru_passport": (_shape(r"\b\d{2} ?\d{2} ?№? ?\d{6}\b"), _always, _words("паспорт")),
+    "ae_emirates_id": (
+        _shape(r"\b784-?\d{4}-?\d{7}-?\d\b"),
+        lambda value: luhn.is_valid(re.sub(r"\D", "", value)),
+        None,
+    ),
+    "tw_national_id": (_shape(r"\b[A-Z][12]\d{8}\b"), _tw_id, None),
+    "hk_id": (_shape(r"\b[A-Z]{1,2}\d{6}\([0-9A]\)"), _hk_id, None),
+    "vn_citizen_id": (
+        _shape(r"\b\d{12}\b"),
+        _always,
+        _words("cccd", "cmnd", "căn cước", "can cuoc", "chứng minh"),
+    ),
+    "ua_taxpayer": (_shape(r"\b\d{10}\b"), _always, _words("РНОКПП", "ІПН", "ИНН", r"rnokpp")),
+    "us_medicare_mbi": (
+        _shape(r"\b\d[A-Z][A-Z0-9]\d-?[A-Z][A-Z0-9]\d-?[A-Z]{2}\d{2}\b"),
+        _always,
+        _words("medicare", "mbi", "beneficiary"),
+    ),
     "de_health_insurance": (_shape(r"\b[A-Z]\d{9}\b"), _always, WORDS["health"]),
 }
 
@@ -350,7 +396,7 @@ NAMED_DOCUMENT = {
     "passport": re.compile(
         rf"(?i)(?:{_PASSPORT})(?:nummer|nr\.?|[-\s]*(?:no\.?|nr\.?|n[°º]\.?|number|nummer|"
         r"num[ée]ro|n[úu]mero|numer|#|番号|号码|번호|номер))?"
-        r"[^\n.;]{0,40}?(?:[:#]\s*|\s)(?:(?:no\.?|nr\.?|n[°º]\.?|number|num[ée]ro|n[úu]mero|"
+        r"[^\n.;]{0,40}?(?:[:#：]\s*|\s)(?:(?:no\.?|nr\.?|n[°º]\.?|number|num[ée]ro|n[úu]mero|"
         r"numer|номер|№|n\.)\s*:?\s*)?((?-i:(?=[A-Z0-9]*\d)[A-Z0-9]{6,10}))(?![\w-])"
     ),
     "id_card": re.compile(
@@ -385,8 +431,14 @@ def government_ids(text: str) -> Iterator[Hit]:
                 yield Hit(name.removesuffix("_bare"), FAMILY, start, end, 0.9 if ok else 0.75)
 
 
+# a passport's machine-readable zone: "P<GBRHARGREAVES<<OLIVIA<ROSE<<<…", then its number line
+MRZ = re.compile(r"\bP[A-Z<][A-Z]{3}[A-Z<]{20,}\n?[A-Z0-9<]{9}\d[A-Z]{3}\d{6}")
+
+
 def documents(text: str) -> Iterator[Hit]:
     """Passport and driver's licence numbers, named in some language a few words before."""
+    for match in MRZ.finditer(text):
+        yield Hit("passport", FAMILY, *match.span(), 0.9)
     for name, pattern in NAMED_DOCUMENT.items():
         for match in pattern.finditer(text):
             value = match.group(1)

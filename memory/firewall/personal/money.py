@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from stdnum import iban, luhn
+from stdnum.cz import bankaccount as cz_account
 from stdnum.us import rtn
 
 from memory.firewall.hits import Hit, near
@@ -49,7 +50,9 @@ TEST_WORDS = re.compile(
 )
 # a card number said to be a test card, in a sandbox: the processors publish many
 TEST_CARD_WORDS = re.compile(
-    r"(?i)\b(?:test cards?|test mode|sandbox|test numbers?|testing|documentation|docs)\b"
+    r"(?i)\b(?:test cards?|test mode|sandbox|test numbers?|testing|documentation|docs|"
+    r"testkarte\w*|carte de test|tarjeta de prueba|carta di test|cartão de teste|testowa|"
+    r"testovací)\b|テスト|测试|測試|테스트|тестов"
 )
 NOT_CARD = re.compile(r"(?i)\b(?:imei|serial|tracking|device|meid|iccid)\b")
 # the IBANs every validator's documentation uses
@@ -71,7 +74,16 @@ IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}\b")
 
 ACCOUNT_WORDS = re.compile(
     r"(?i)\b(?:account|acct|a/c|konto|compte|cuenta|conta|conto|rekening|rachunek|"
-    r"bank|banque|banco|banca)\b|口座|账户|帳戶|계좌|счёт|счет|حساب"
+    r"bank|banque|banco|banca|účet|účtu|hesap|cont|számla|tili|khoản)\b|口座|账户|帳戶|계좌|"
+    r"счёт|счет|рахунок|حساب|खाता|অ্যাকাউন্ট|חשבון|บัญชี"
+)
+# a Polish account number (NRB: an IBAN without "PL"), a Czech one (prefix-number/bank), a
+# Brazilian branch and account
+PL_NRB = re.compile(r"(?<!\w)\d{2}(?: ?\d{4}){6}(?!\w)")
+CZ_ACCOUNT = re.compile(r"(?<![\w/])(?:\d{1,6}-)?\d{2,10}/\d{4}(?![\w/])")
+BR_ACCOUNT = re.compile(
+    r"(?i)\bag[êe]ncia\b[^\n\d]{0,10}\d{3,5}(?:-\d)?[^\n\d]{0,30}\bconta\b[^\n\d]{0,20}"
+    r"(?P<account>\d{3,12}-?[\dxX])"
 )
 US_ACCOUNT = re.compile(
     r"(?i)\b(?:routing|aba|rtn)\b[^\n\d]{0,25}(?P<routing>\d{9})\b[^\n\d]{0,40}?"
@@ -104,8 +116,8 @@ def cards(text: str) -> Iterator[Hit]:
             continue
         if digits in TEST_CARDS and near(text, *match.span(), TEST_WORDS, reach=80):
             continue
-        if near(text, *match.span(), TEST_CARD_WORDS, reach=80):
-            continue
+        if TEST_CARD_WORDS.search(text):
+            continue  # a page about testing payments lists the processors' test cards
         if NOT_CARD.search(text[max(0, match.start() - 60) : match.start()]):
             continue
         if CARD_PREFIX.match(digits) or near(text, *match.span(), CARD_WORDS):
@@ -136,6 +148,15 @@ def _clabe(value: str) -> bool:
 
 
 def accounts(text: str) -> Iterator[Hit]:
+    for match in PL_NRB.finditer(text):
+        if iban.is_valid("PL" + match.group().replace(" ", "")):
+            yield Hit("bank_account", FAMILY, *match.span(), 0.9)
+    for match in CZ_ACCOUNT.finditer(text):
+        if near(text, *match.span(), ACCOUNT_WORDS, 60):
+            valid = cz_account.is_valid(match.group())
+            yield Hit("bank_account", FAMILY, *match.span(), 0.85 if valid else 0.7)
+    for match in BR_ACCOUNT.finditer(text):
+        yield Hit("bank_account", FAMILY, *match.span("account"), 0.8)
     for match in (*CA_ACCOUNT.finditer(text), *AU_ACCOUNT.finditer(text)):
         yield Hit("bank_account", FAMILY, *match.span("account"), 0.8)
     for match in CLABE.finditer(text):

@@ -24,7 +24,8 @@ _PARTICLE = (
 _EN_TYPE = (
     r"Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl|"
     r"Terrace|Close|Crescent|Square|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Trail|Row|Mews|Grove|"
-    r"Gardens|Walk|Hill|Park|Green|Gate|Wharf|Quay|Marg|Nagar|Layout|Cross"
+    r"Gardens|Walk|Hill|Park|Green|Gate|Wharf|Quay|Marg|Nagar|Layout|Cross|Main|Residency|"
+    r"Apartments|Towers|Colony|Enclave|Society|Complex|Heights|Mansions"
 )
 _COMPOUND = (
     r"stra(?:ss|ß)e|str\.|weg|allee|gasse|platz|ring|damm|ufer|chaussee|steig|straat|laan|"
@@ -54,7 +55,8 @@ STREET = re.compile(
     # street word first, then the name, then the number ("Calle de Alcalá 118", "ул. Ленина, 5")
     rf"|(?<![^\W\d_])(?:(?i:{_BEFORE})|{_BEFORE_CAPITAL})(?![^\W\d_])\s*{_PARTICLE}?{_NAME}"
     rf"(?:\s+{_PARTICLE}?{_NAME}){{0,3}}[,،]?\s+"
-    r"(?:(?i:n[°ºo]\.?|no\.?|nr\.?|д\.|дом|№|số|مبنى|رقم)\s*:?\s*)?\d{1,5}[a-zA-Z]?\b"
+    r"(?:(?i:n[°ºo]\.?|no\.?|nr\.?|д\.|дом|№|số|مبنى|رقم|عمارة|بناية)\s*:?\s*)?"
+    r"\d{1,5}[a-zA-Z]?\b"
     # Turkish: the name, then the street word, then "No: 43"
     rf"|(?:{_NAME}\s+){{1,3}}(?i:cad\.|caddesi|cd\.|sok\.|sokak|sokağı|bulvarı|blv\.)\s*"
     r"(?i:no)\s*:?\s*\d{1,5}"
@@ -76,7 +78,8 @@ _ADDRESS = (
     r"chez moi|bei mir|at mine|to mine|zu hause|"
     r"(?:ship|send|deliver|mail|post|forward|return|envo|envi|livr|exp[ée]di|mand|sped|"
     r"invi|consegn|recapit|schick|send|liefer|stuur|verzend|wysł|wyśl|skick|lähet|entreg)"
-    r"\w*(?:\s+[\w'’]+){0,3}?\s+(?:to|à|a|an|na|chez|naar|till|til|para|al|alla|all')|chez|"
+    r"\w*(?:\s+[\w'’]+){0,5}?\s+(?:to|à|a|an|na|chez|naar|till|til|para|al|alla|all')|chez|"
+    r"flat \d+|"
     r"adresse|wohnt|anschrift|lieferadresse|wohnadresse|domicile|habite|livraison|"
     r"direcci[óo]n|vive en|env[íi]o|domicilio|indirizzo|abita|residente|spedizione|morada|"
     r"endere[çc]o|mora|entrega|woont|adres\w{0,3}|woonadres|woonachtig|bezorg|mieszka|adresu|"
