@@ -448,7 +448,8 @@ CONCEPTS: dict[str, Concept] = {
             r"(?:do not|don'?t|never) (?:summari[sz]e|mention|disclose)",
             r"leave out",
             r"nicht (?:beim|den|dem) (?:nutzer|benutzer)\w* nach\w*",
-            r"(?:nicht|ne|no|non|niet|nie) (?:zusammenfassen|résume|resumas|riassumere|samenvatten)",
+            r"(?:nicht|ne|no|non|niet|nie) "
+            r"(?:zusammenfassen|résume|resumas|riassumere|samenvatten)",
             r"do not (?:tell|mention|inform|reveal)",
             r"don'?t (?:tell|mention|inform|reveal|let)",
             r"never (?:tell|mention|reveal)",
