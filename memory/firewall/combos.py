@@ -327,7 +327,7 @@ def concept_hits(
         for rule in RULES:
             if not rule.needs <= here.keys():
                 continue
-            extra = rule.any_of & here.keys()
+            extra = set(rule.any_of & here.keys())
             if rule.any_of and not extra:
                 continue
             if own and rule.detector != "instruction_override":

@@ -139,3 +139,71 @@ def worth(pattern: re.Pattern[str], keys: set[str]) -> bool:
 
 ANY: frozenset[str] = frozenset({"\x00any"})
 _STARTS: dict[re.Pattern[str], frozenset[str]] = {}
+
+
+# A phrase as literals: "assistent\w{0,3}" is the literal "assistent" that may run on for up
+# to three more word characters; "(?:chat)?bots?" is four literals. Most phrases of the
+# lexicon expand to a handful of literals, which a dictionary finds far faster than a regular
+# expression of a thousand alternatives tries them.
+Suffix = int | None  # how many more word characters may follow (ANY_SUFFIX: any), or none
+ANY_SUFFIX = 1 << 30
+EXPANSIONS = 64  # a phrase with more literals than this stays a regular expression
+
+
+def _literal_chars(item: tuple[object, object]) -> list[str] | None:
+    chars = _chars(item)
+    return None if chars is None or len(chars) > 12 else sorted(chars)
+
+
+def _expand(items: list[tuple[Any, Any]]) -> list[tuple[str, Suffix]] | None:
+    outs: list[tuple[str, Suffix]] = [("", None)]
+    for index, item in enumerate(items):
+        op, arg = item
+        last = index == len(items) - 1
+        if op in (_codes.LITERAL, _codes.IN):
+            chars = _literal_chars(item)
+            if chars is None:
+                return None
+            outs = [(s + c, None) for s, _ in outs for c in chars]
+        elif op in (_codes.SUBPATTERN, _codes.BRANCH):
+            branches = [list(arg[3])] if op is _codes.SUBPATTERN else [list(b) for b in arg[1]]
+            found: list[tuple[str, Suffix]] = []
+            for branch in branches:
+                sub = _expand(branch)
+                if sub is None or (not last and any(sf is not None for _, sf in sub)):
+                    return None
+                found += sub
+            outs = [(s + t, sf) for s, _ in outs for t, sf in found]
+        elif op in (_codes.MAX_REPEAT, _codes.MIN_REPEAT):
+            low, high, body = arg[0], arg[1], list(arg[2])
+            word_run = len(body) == 1 and body[0] == (
+                _codes.IN,
+                [(_codes.CATEGORY, _codes.CATEGORY_WORD)],
+            )
+            if word_run and last and low == 0:
+                outs = [(s, ANY_SUFFIX if high >= _codes.MAXREPEAT else high) for s, _ in outs]
+                continue
+            sub = _expand(body)
+            if sub is None or high > 3 or any(sf is not None for _, sf in sub):
+                return None
+            repeated: list[str] = []
+            for count in range(low, high + 1):
+                current = [""]
+                for _ in range(count):
+                    current = [a + b for a in current for b, _ in sub]
+                repeated += current
+            outs = [(s + t, None) for s, _ in outs for t in repeated]
+        else:
+            return None
+        if len(outs) > EXPANSIONS:
+            return None
+    return outs
+
+
+def expand(phrase: str) -> list[tuple[str, Suffix]] | None:
+    """The literals (lower-cased) a case-insensitive ``phrase`` matches, each with how many
+    word characters may follow it; None when it is not a small set of literals."""
+    found = _expand(list(_parser.parse("(?i)" + phrase)))
+    if found is None or any(not literal for literal, _ in found):
+        return None
+    return found

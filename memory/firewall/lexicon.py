@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from memory.firewall.gates import starts_of, word_keys
+from memory.firewall.gates import ANY_SUFFIX, Suffix, expand, starts_of, word_keys
 
 
 @dataclass(frozen=True)
@@ -2013,11 +2013,126 @@ def _gates() -> dict[str, frozenset[str] | None]:
     return {name: concept.starts() for name, concept in CONCEPTS.items()}
 
 
+LATIN = "A-Za-z\u00c0-\u024f\u1e00-\u1eff"
+LATIN_LETTER = re.compile(f"[{LATIN}]")
+# where a Latin phrase may start: a letter or digit not right after a Latin letter
+PHRASE_START = re.compile(f"(?<![{LATIN}])[^\\W_]")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    concept: int  # index into CONCEPTS
+    order: int  # the phrase's place in its concept (the first phrase that fits wins)
+    literal: str
+    suffix: Suffix
+
+
+@cache
+def _index() -> tuple[dict[str, list[_Entry]], list[re.Pattern[str] | None]]:
+    """The Latin phrases as literals, keyed by their first three characters, and for each
+    concept the phrases that are no small set of literals, as one pattern."""
+    index: dict[str, list[_Entry]] = {}
+    residual: list[re.Pattern[str] | None] = []
+    for number, concept in enumerate(CONCEPTS.values()):
+        rest = []
+        for order, phrase in enumerate(concept.latin):
+            literals = expand(phrase)
+            if literals is None:
+                rest.append(phrase)
+                continue
+            for literal, suffix in literals:
+                index.setdefault(literal[:3], []).append(_Entry(number, order, literal, suffix))
+        rest += [r"[^\W\d_]*" + stem + r"\w{0,3}" for stem in concept.inside]
+        residual.append(
+            re.compile(f"(?i)(?<![{LATIN}])(?:" + "|".join(rest) + f")(?![{LATIN}])")
+            if rest
+            else None
+        )
+    return index, residual
+
+
+def _fits(lowered: str, at: int, entry: _Entry) -> int | None:
+    """Where the phrase ends if it matches at ``at`` (None: it does not)."""
+    if not lowered.startswith(entry.literal, at):
+        return None
+    end = at + len(entry.literal)
+    run = end
+    if entry.suffix is not None:
+        limit = len(lowered) if entry.suffix == ANY_SUFFIX else end + entry.suffix
+        while (
+            run < limit and run < len(lowered) and (lowered[run].isalnum() or lowered[run] == "_")
+        ):
+            run += 1
+    for stop in range(run, end - 1, -1):  # greedy, as the pattern's \w{0,n} is
+        if stop >= len(lowered) or not LATIN_LETTER.match(lowered[stop]):
+            return stop
+    return None
+
+
+def _literal_spans(lowered: str) -> dict[int, list[tuple[int, int]]]:
+    """{concept number: spans} of the literal phrases: at each place a phrase may start, the
+    first phrase of each concept that fits, leftmost and without overlaps (as a search
+    with the concept's pattern finds them)."""
+    index, _ = _index()
+    found: dict[int, list[tuple[int, int]]] = {}
+    reached: dict[int, int] = {}
+    for start in PHRASE_START.finditer(lowered):
+        at = start.start()
+        best: dict[int, tuple[int, int]] = {}  # concept -> (order, end)
+        for width in (3, 2, 1):
+            for entry in index.get(lowered[at : at + width], ()):
+                if len(entry.literal) < width and width != len(entry.literal):
+                    continue
+                if at < reached.get(entry.concept, 0):
+                    continue
+                if entry.concept in best and best[entry.concept][0] <= entry.order:
+                    continue
+                end = _fits(lowered, at, entry)
+                if end is not None:
+                    best[entry.concept] = (entry.order, end)
+        for concept, (_, end) in best.items():
+            found.setdefault(concept, []).append((at, end))
+            reached[concept] = max(end, at + 1)
+    return found
+
+
 def concepts(text: str, keys: set[str] | None = None) -> dict[str, list[tuple[int, int]]]:
-    """{concept: [spans]} for every concept that occurs in ``text``. A concept's Latin
-    pattern runs only when some word of the text starts the way one of its phrases does
-    (``keys``: the text's word starts, ``gates.word_keys``), its other scripts only when the
-    text is not plain ASCII (most texts skip most patterns)."""
+    """{concept: [spans]} for every concept that occurs in ``text``. Latin phrases are found
+    through the literal index (``_literal_spans``), the few that are patterns only when some
+    word of the text starts the way they can (``keys``, ``gates.word_keys``), other scripts
+    only when the text is not plain ASCII."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a letter whose lower case is longer ("İ"): read as is
+        return _concepts_by_pattern(text, keys)
+    keys = word_keys(text) if keys is None else keys
+    literal = _literal_spans(lowered)
+    _, residual = _index()
+    plain = text.isascii()
+    found: dict[str, list[tuple[int, int]]] = {}
+    for number, (name, concept) in enumerate(CONCEPTS.items()):
+        spans = list(literal.get(number, ()))
+        rest = residual[number]
+        if rest is not None and (
+            any(stem in lowered for stem in concept.inside) or _worth(rest, keys)
+        ):
+            spans += [match.span() for match in rest.finditer(text)]
+        other = _compiled()[number][3]
+        if other is not None and not plain:
+            spans += [match.span() for match in other.finditer(text)]
+        if spans:
+            found[name] = sorted(spans)
+    return found
+
+
+def _worth(pattern: re.Pattern[str], keys: set[str]) -> bool:
+    starts = starts_of(pattern)
+    return starts is None or not starts.isdisjoint(keys)
+
+
+def _concepts_by_pattern(
+    text: str, keys: set[str] | None = None
+) -> dict[str, list[tuple[int, int]]]:
+    """The same, each concept's whole pattern searched (the reference ``concepts`` matches)."""
     keys = word_keys(text) if keys is None else keys
     lowered = text.lower()
     plain = text.isascii()
