@@ -44,6 +44,10 @@ SETS = {
     # build scripts, from the family definitions alone; measured once as it came (P/R secret
     # 0.990/0.901, personal 0.935/0.842, injection 0.950/0.842 with commit a9b2c61's detectors)
     "holdout-4": ROOT / "bench" / "data" / "firewall_holdout4.jsonl",
+    # written by a sixth writer (session 31) after holdout-4's causes were fixed, blind as the
+    # others, in longer, messier, mixed-language texts; measured once as it came (P/R secret
+    # 0.978/0.892, personal 0.845/0.970, injection 0.845/0.853 with commit 96d7d58's detectors)
+    "holdout-5": ROOT / "bench" / "data" / "firewall_holdout5.jsonl",
     # written by helpers from the family definitions to tune and train on (session 31): secrets
     # and personal data of many providers and countries, injections in 36 languages with hard
     # negatives, ordinary multilingual notes and chat
