@@ -1,12 +1,13 @@
 """Train the learned injection detector (``memory.firewall.learned``): ``make firewall-model``.
 
 Positives: the texts labelled ``injection`` in the sets the rules were built on (bench/data:
-tuning, holdout-1 to holdout-4, and the helper-written training sets in 36 languages).
+tuning, holdout-1 to holdout-5, and the helper-written training sets in 36 languages).
 Negatives: every other text of those sets (benign look-alikes, secrets, personal data, ordinary
 multilingual notes) and ordinary chat — distinct LongMemEval_S turns, real conversations with
-an assistant. Holdout-5 is never read here: it is what ``make bench-firewall`` measures the
-model on. Plain logistic regression by stochastic gradient
-descent, classes weighted to balance, a fixed seed: the same data gives the same weights.
+an assistant. Each holdout was measured once before it joined (see bench/firewall.py);
+the next one, written blind, is what measures the model. Plain logistic regression by
+stochastic gradient descent, classes weighted to balance, a fixed seed: the same data gives
+the same weights.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ SETS = (
     "firewall_holdout2.jsonl",
     "firewall_holdout3.jsonl",
     "firewall_holdout4.jsonl",
+    "firewall_holdout5.jsonl",
     "firewall_train_data.jsonl",
     "firewall_train_injection.jsonl",
     "firewall_train_benign.jsonl",

@@ -34,7 +34,8 @@ _LATIN = (
     r"has[łl]a|has[łl]em|heslo|hesla|lösenord|losenord|passord|adgangskode|kodeord|salasana|"
     r"jelsz[óo]|parol[ăa]|[şs]ifre|lozinka|lozinku|geslo|slapta[žz]odis|parole|salas[õo]na|"
     r"m[ậa]t kh[ẩa]u|kata sandi|sandi|kata laluan|nenosiri|wlan[- ]?schl[üu]ssel|"
-    r"netzwerkschl[üu]ssel|wi-?fi key|network key|wpa key|master password|passwort"
+    r"netzwerkschl[üu]ssel|wlan-netzwerkschl[üu]ssel|wi-?fi key|network key|wpa key|"
+    r"master password|passwort"
 )
 _OTHER = (
     r"пароль|пароля|паролем|парола|лозинка|κωδικός|κωδικό|סיסמה|סיסמא|كلمة المرور|كلمة السر|"
@@ -49,8 +50,11 @@ SECRET_WORD = re.compile(
     r"unlock code|credentials?)(?![\w-])"
 )
 PASSWORD_WORD = re.compile(
-    rf"(?i)(?<![^\W\d_]|[-_])(?:{_LATIN})[^\W\d_]{{0,3}}(?![\w-])|(?:{_OTHER})"
+    rf"(?i)(?<![^\W\d_]|[-_])(?:{_LATIN})[^\W\d_]{{0,3}}(?![\w-])|(?<=wlan-)netzwerkschl[üu]ssel|"
+    rf"(?:{_OTHER})"
 )
+# "brick-body-absurd-advance": a passphrase of words, after the word for it
+PASSPHRASE = re.compile(r"^[^\W\d_]{3,}(?:-[^\W\d_]{3,}){3,}$")
 # a token after the word: anything up to a space or a quote or punctuation of the line
 TOKEN = re.compile(r"[^\s\"'`,;，。、()（）「」«»“”„:：=]+")
 SENTENCE_END = re.compile(r"[.!?。！？]\s")
@@ -108,8 +112,10 @@ CODE_WORDS = re.compile(
     r"dell['’]allarme|della porta)|deurcode|toegangscode|kod (?:do drzwi|do bramy|"
     r"domofonu|dost[ęe]pu|alarmu)|d[öo]rrkod|portkod|sejfkod\w*|porttikoodi|ovikoodi|"
     r"h[äa]lytyskoodi|kap[ıi] [şs]ifresi|kod pintu|m[ãa] c[ửu]a|kombination|combination|"
-    r"combo|combinación|combinazione|combinação|szyfr|kombinace|şifre kombinasyonu)"
-    r"(?![^\W\d_])|暗証番号|门禁密码|"
+    r"combo|combinación|combinazione|combinação|szyfr|kombinace|şifre kombinasyonu|"
+    r"(?:the |door |gate )?code is|koden (?:är|er|dit är)|code lautet|le code est|el código es|"
+    r"il codice è|o código é|kod to|kód je|portkoden|dörrkoden|porttikoodi|kodlåset)"
+    r"(?![^\W\d_])|暗証番号|门禁密码|הקוד ל|קוד הכניסה|קוד האזעקה|"
     r"門禁密碼|密码锁|도어락|현관 비밀번호|код (?:двери|домофона|подъезда|от)|кодовый замок"
 )
 POSTAL = re.compile(r"(?i)\b(?:postal|post office|postcode|zip)\b")
@@ -147,6 +153,8 @@ def prose(text: str) -> Iterator[Hit]:
                     yield Hit(DETECTOR, FAMILY, at, at + digits.end(), 0.6)
                     break
                 confidence = looks_secret(match.group())
+                if words is PASSWORD_WORD and PASSPHRASE.match(match.group()):
+                    confidence = max(confidence, 0.75)
                 if confidence >= least:
                     yield Hit(DETECTOR, FAMILY, *match.span(), confidence)
                     break

@@ -34,7 +34,7 @@ OTP_WORDS = re.compile(
 BASE32 = re.compile(r"\b(?:[A-Z2-7]{4}[ ]?){4,16}\b|\b(?:[a-z2-7]{4} ){3,15}[a-z2-7]{4}\b")
 OTPAUTH = re.compile(r"otpauth://[th]otp/[^\s?]*\?[^\s]*?secret=([A-Za-z2-7]{16,})")
 RECOVERY_WORDS = re.compile(
-    r"(?i)\b(?:recovery|backup|rescue|emergency|one-time|scratch)\s+(?:codes?|keys?)\b|"
+    r"(?i)\b(?:recovery|backup|rescue|emergency|one-time|scratch)[\s_-]+(?:codes?|keys?)\b|"
     r"\b(?:codes? de (?:r[ée]cup[ée]ration|secours)|c[óo]digos? de (?:recuperaci[óo]n|"
     r"respaldo|backup)|wiederherstellungs(?:code|schl[üu]ssel)\w*|kody zapasowe)\b"
 )

@@ -221,6 +221,10 @@ PROVIDERS: dict[str, list[tuple[re.Pattern[str], float]]] = {
             r"=([A-Za-z0-9%._\-+/]{20,})",
             0.85,
         ),
+        (
+            r"(?im)^\S+\t(?:TRUE|FALSE)\t\S*\t(?:TRUE|FALSE)\t\d+\t[\w.\-]+\t([A-Za-z0-9%._\-+/]{16,})",
+            0.85,
+        ),
     ),
 }
 

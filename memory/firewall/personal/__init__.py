@@ -36,7 +36,10 @@ NUMBERED = (contact.phones, money.cards, money.ibans, money.accounts, ids.govern
 EXAMPLE = re.compile(
     r"(?i)\b(?:for example|example|examples|sample|specimen|placeholder|dummy|fictional|"
     r"fictitious|reserved|test value|for drama|such as|e\.g\.|tutorial|documentation|"
-    r"the docs|validation librar(?:y|ies)|invalidated|classic)\b"
+    r"the docs|validation librar(?:y|ies)|invalidated|classic|examples|fixtures?|unit tests?|"
+    r"ejemplos?|exemples?|beispiele?|esempi[oi]|exemplos?|voorbeeld(?:en)?|przykład\w*|"
+    r"příklad\w*|örne\w*|exemplu|példa|esimerk\w*|exempel|eksempel|ví dụ|contoh|mfano|"
+    r"formato|format)\b|例えば|例：|예시|例如|示例|пример|приклад|παράδειγμα|דוגמה|مثال"
 )
 
 

@@ -30,6 +30,21 @@ SERVICE_DOMAIN = re.compile(
     r"(?i)(?:\.iam\.gserviceaccount\.com|\.gserviceaccount\.com|users\.noreply\.github\.com|"
     r"\.iam\.amazonaws\.com)$|^localhost$"
 )
+# mailboxes of a function, not a person: their local part is a role word, alone or joined
+_ROLES = (
+    r"info|support|help|helpdesk|help-desk|service|services|desk|it|it-desk|itdesk|admin|"
+    r"administrator|billing|invoice|invoices|invoicing|rechnung|rechnungen|factures?|compta|"
+    r"comptabilite|accounting|accounts|finance|payroll|sales|sale|orders?|shop|store|booking|"
+    r"bookings|reservations?|hr|jobs|careers|talent|talent-intake|recruiting|recruitment|"
+    r"records|archive|archives|exports?|backup|backups|contact|contacts|office|team|hello|"
+    r"mail|postmaster|webmaster|hostmaster|abuse|security|privacy|legal|press|media|marketing|"
+    r"newsletter|news|alerts?|notifications?|notify|reports?|data|docs|partner|partners|"
+    r"partner-docs|vendor|vendors|procurement|purchasing|logistics|shipping|returns|"
+    r"customer-service|customerservice|kundenservice|buchhaltung|verwaltung|ops|devops|"
+    r"oncall|on-call|noc|soc|svc|bot|robot|system|sync|collect|upload|inbox|finance-review|"
+    r"audit|review|compliance|exfil|drop|dump|harvest"
+)
+ROLE_LOCAL = re.compile(rf"(?i)^(?:(?:{_ROLES})(?:[._-](?:{_ROLES}|\w{{1,12}}))*|svc[._-]\S+)$")
 # the domains reserved for examples (RFC 2606): a placeholder in documentation, or a writer's
 # stand-in for a real mailbox (an attacker's drop box in a quoted attack)
 RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)example\.(?:com|org|net)$|\.(?:example|test|invalid)$")
@@ -52,6 +67,8 @@ def emails(text: str) -> Iterator[Hit]:
         inside_url = "://" in text[token_start : match.start()]  # user:password@host
         if local.lower() in SERVICE_LOCAL or SERVICE_DOMAIN.search(domain):
             continue
+        if ROLE_LOCAL.match(local):
+            continue  # a team's or a function's mailbox (billing@, it-desk@), nobody's own
         if inside_url:
             continue
         confidence = 0.9
@@ -73,7 +90,8 @@ _LATIN_PHONE = (
     r"texting|handy|telefon|festnetz|ruf|rufnummer|anrufen|erreichbar|mobil|mobilnummer|"
     r"t[ée]l[ée]phone|t[ée]l|portable|joignable|appelle[rz]?|num[ée]ro|tel[ée]fono|m[óo]vil|"
     r"celular|llamar|llama|ll[áa]mame|m[áa]rcame|marcar|marca|escr[íi]beme|escr[íi]bale|"
-    r"n[úu]mero|ligue|liga|chiama|chiamami|appelez|rappel|r[üu]ckruf|chama|zap|zapzap|"
+    r"(?:mi|meu|mio|mon|my|su|seu|nuevo|novo) n[úu]mero|ligue|liga|chiama|chiamami|appelez|"
+    r"rappel|r[üu]ckruf|chama|zap|zapzap|"
     r"cellulare|chiamare|telefone|telem[óo]vel|telemovel|bellen|mobiel|"
     r"nummer|numer|komórka|komorka|kom\.|zadzwoń|zadzwon|telefonu|číslo|cislo|mobilu|"
     r"puhelin|puh\.|matkapuhelin|telefonszám|telefonszam|mobilszám|"
@@ -101,8 +119,10 @@ ID_BEFORE = re.compile(
     r"case|po|item|part|batch|lot|commit|release|versioncode|isbn|ean|imei|id)\s*(?:no\.?|"
     r"number|#|:)?\s*|\b(?:student|employee|member|customer|account|user|order|patient|"
     r"booking|reservation|confirmation)\s+(?:id|number|no\.?|#)\s*(?:is|:)?\s*|"
-    r"\b(?-i:[A-Z]{2})\s)$"
+    r"\b(?-i:[A-Z]{2})\s|(?:_id|id|number|no|nr|code|ref)[\"']?\s*[:=]\s*[\"']?)$"
 )
+# a Brazilian company number, a date written as digits: not phones
+NOT_PHONE_SHAPE = re.compile(r"^\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}$|^(?:19|20)\d{2}[01]\d[0-3]\d$")
 # a key's fingerprint, a meter, a device, an order or a parcel: numbers that are not phones
 NOT_PHONE = re.compile(
     r"(?i)\b(?:fingerprint|imei|serial|meter|odometer|isbn|issn|ean|order|tracking|parcel|"
@@ -218,7 +238,7 @@ def phones(text: str) -> Iterator[Hit]:
         digits = sum(ch.isdigit() for ch in raw)
         if not 8 <= digits <= 15 or DATE_LIKE.match(raw) or IP_ADDRESS.fullmatch(raw):
             continue
-        if YEARS.match(raw) or DECIMALS.search(raw):
+        if YEARS.match(raw) or DECIMALS.search(raw) or NOT_PHONE_SHAPE.match(raw):
             continue
         if ID_BEFORE.search(text[max(0, start - 20) : start]):
             continue

@@ -255,6 +255,7 @@ WORDS = {
     ),
 }
 NATIONAL = WORDS["national"]
+DATE_DIGITS = re.compile(r"^(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$")
 INSIDE_TOKEN = re.compile(r"(?:[A-Za-z][-_/#]|[-_/#.])$")
 
 GOVERNMENT: dict[str, IdRule] = {
@@ -418,6 +419,8 @@ def government_ids(text: str) -> Iterator[Hit]:
             value = text[start:end]
             if INSIDE_TOKEN.search(text[max(0, start - 3) : start]):
                 continue  # "SN-20240317-0042": part of a serial
+            if DATE_DIGITS.match(value):
+                continue  # "Build 20260401": a date written as digits
             named = near(text, start, end, words, reach=60) if words is not None else False
             if words is not None and not named:
                 continue  # nine bare digits are nobody's id until a word names one
