@@ -135,8 +135,11 @@ NEGATED = re.compile(
     r"(?i)(?:\bdon'?t|\bdo not|\bnever|\bnicht|\bne pas|\bno|\bnon|\bnão|\bniet|\bnie|"
     r"\bnon|\bnu|\bne|\bmustn'?t|\bshouldn'?t)\s+$"
 )
+MOST = 24  # places of one concept per sentence worth pairing (a flood of one word adds nothing)
 SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]+|\n+|$)")
-DESTINATION = re.compile(r"https?://|www\.|[\w.+-]+@[\w-]+\.[\w.]+|webhook")
+# a link, a mailbox, a webhook (the mailbox anchored where its name starts: a search that
+# tried every letter of a long run would take the square of its length)
+DESTINATION = re.compile(r"https?://|www\.|(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[\w.]+|webhook")
 # "to the AI", "for assistants", "AI助手へ": words that address the reader
 TO = re.compile(
     r"(?i)(?<![^\W\d_])(?:to|for|attention|note|an den|an die|für|fur|à|pour|para|per|voor|"
@@ -292,7 +295,7 @@ def concept_hits(
         window_end = spans[index + 1][1] if index + 1 < len(spans) else end
         here: dict[str, list[tuple[int, int]]] = {}
         for name, places in found.items():
-            inside = [(a, b) for a, b in places if start <= a and b <= window_end]
+            inside = [(a, b) for a, b in places if start <= a and b <= window_end][:MOST]
             if inside:
                 here[name] = inside
         if "ignore" in here:

@@ -22,6 +22,10 @@ from functools import cache
 
 from memory.firewall.gates import ANY_SUFFIX, Suffix, expand, starts_of, word_keys
 
+# the head of a compound: Latin letters only (a run of CJK letters is no compound's head, and
+# matching one letter by letter would take the square of its length)
+COMPOUND_HEAD = "[A-Za-z\u00c0-\u024f\u1e00-\u1eff]*"
+
 
 @dataclass(frozen=True)
 class Concept:
@@ -36,7 +40,7 @@ class Concept:
 
     def latin_pattern(self) -> re.Pattern[str] | None:
         alternatives = [*self.latin]
-        alternatives += [r"[^\W\d_]*" + stem + r"\w{0,3}" for stem in self.inside]
+        alternatives += [COMPOUND_HEAD + stem + r"\w{0,3}" for stem in self.inside]
         if not alternatives:
             return None
         return re.compile(r"(?i)(?<![^\W\d_])(?:" + "|".join(alternatives) + r")(?![^\W\d_])")
@@ -2028,11 +2032,15 @@ class _Entry:
 
 
 @cache
-def _index() -> tuple[dict[str, list[_Entry]], list[re.Pattern[str] | None]]:
-    """The Latin phrases as literals, keyed by their first three characters, and for each
-    concept the phrases that are no small set of literals, as one pattern."""
+def _index() -> tuple[
+    dict[str, list[_Entry]], list[re.Pattern[str] | None], list[re.Pattern[str] | None]
+]:
+    """The Latin phrases as literals, keyed by their first three characters; for each
+    concept the phrases that are no small set of literals, as one pattern; and its compound
+    stems ("Kalenderassistent"), as another (run only where the stem occurs)."""
     index: dict[str, list[_Entry]] = {}
     residual: list[re.Pattern[str] | None] = []
+    compounds: list[re.Pattern[str] | None] = []
     for number, concept in enumerate(CONCEPTS.values()):
         rest = []
         for order, phrase in enumerate(concept.latin):
@@ -2042,13 +2050,21 @@ def _index() -> tuple[dict[str, list[_Entry]], list[re.Pattern[str] | None]]:
                 continue
             for literal, suffix in literals:
                 index.setdefault(literal[:3], []).append(_Entry(number, order, literal, suffix))
-        rest += [r"[^\W\d_]*" + stem + r"\w{0,3}" for stem in concept.inside]
         residual.append(
             re.compile(f"(?i)(?<![{LATIN}])(?:" + "|".join(rest) + f")(?![{LATIN}])")
             if rest
             else None
         )
-    return index, residual
+        compounds.append(
+            re.compile(
+                f"(?i)(?<![{LATIN}])(?:"
+                + "|".join(COMPOUND_HEAD + stem + r"\w{0,3}" for stem in concept.inside)
+                + f")(?![{LATIN}])"
+            )
+            if concept.inside
+            else None
+        )
+    return index, residual, compounds
 
 
 def _fits(lowered: str, at: int, entry: _Entry) -> int | None:
@@ -2073,7 +2089,7 @@ def _literal_spans(lowered: str) -> dict[int, list[tuple[int, int]]]:
     """{concept number: spans} of the literal phrases: at each place a phrase may start, the
     first phrase of each concept that fits, leftmost and without overlaps (as a search
     with the concept's pattern finds them)."""
-    index, _ = _index()
+    index, _, _ = _index()
     found: dict[int, list[tuple[int, int]]] = {}
     reached: dict[int, int] = {}
     for start in PHRASE_START.finditer(lowered):
@@ -2106,16 +2122,17 @@ def concepts(text: str, keys: set[str] | None = None) -> dict[str, list[tuple[in
         return _concepts_by_pattern(text, keys)
     keys = word_keys(text) if keys is None else keys
     literal = _literal_spans(lowered)
-    _, residual = _index()
+    _, residual, compounds = _index()
     plain = text.isascii()
     found: dict[str, list[tuple[int, int]]] = {}
     for number, (name, concept) in enumerate(CONCEPTS.items()):
         spans = list(literal.get(number, ()))
         rest = residual[number]
-        if rest is not None and (
-            any(stem in lowered for stem in concept.inside) or _worth(rest, keys)
-        ):
+        if rest is not None and _worth(rest, keys):
             spans += [match.span() for match in rest.finditer(text)]
+        compound = compounds[number]
+        if compound is not None and any(stem in lowered for stem in concept.inside):
+            spans += [match.span() for match in compound.finditer(text)]
         other = _compiled()[number][3]
         if other is not None and not plain:
             spans += [match.span() for match in other.finditer(text)]

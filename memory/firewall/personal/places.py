@@ -58,7 +58,7 @@ STREET = re.compile(
     r"(?:(?i:n[°ºo]\.?|no\.?|nr\.?|д\.|дом|№|số|مبنى|رقم|عمارة|بناية)\s*:?\s*)?"
     r"\d{1,5}[a-zA-Z]?\b"
     # Turkish: the name, then the street word, then "No: 43"
-    rf"|(?:{_NAME}\s+){{1,3}}(?i:cad\.|caddesi|cd\.|sok\.|sokak|sokağı|bulvarı|blv\.)\s*"
+    rf"|(?<![^\W\d_])(?:{_NAME}\s+){{1,3}}(?i:cad\.|caddesi|cd\.|sok\.|sokak|sokağı|bulvarı|blv\.)\s*"
     r"(?i:no)\s*:?\s*\d{1,5}"
     # French: number, then the street word ("12 rue de la Paix", "5 bis, avenue Foch")
     rf"|\b\d{{1,4}}(?:\s?(?:bis|ter))?,?\s+(?i:{_BEFORE}|{_BEFORE_CAPITAL})(?![^\W\d_])\s+"
