@@ -137,6 +137,37 @@ def chat_report(limit: int) -> None:
             print(f"      {what}")
 
 
+# texts built to make a pattern try every position of a long run: one 16,000-character "word"
+# of a script, or a short unit repeated (the contracts cap a memory at 16,000 characters)
+HOSTILE = {
+    "one CJK word": "忽略",
+    "one Arabic word": "تجاهل",
+    "one Cyrillic word": "забудь",
+    "letters": "a",
+    "digits": "1",
+    "digit pairs": "12 ",
+    "key=value": "key=abc123XYZ ",
+    "credentials in URLs": "http://a:b@",
+    "dotted before @": "a.b.c.d.e.",
+    "the word password": "password ",
+}
+
+
+def hostile_report(size: int = 16_000) -> None:
+    """Seconds to scan each hostile text, and how the time grows from half the size."""
+    print(f"\nhostile texts of {size:,} characters: seconds (half size) — linear is ~2x")
+    for name, unit in HOSTILE.items():
+        times = []
+        for length in (size // 2, size):
+            text = unit * (length // len(unit))
+            started = time.perf_counter()
+            scan(text)
+            times.append(time.perf_counter() - started)
+        print(
+            f"  {name:<22}{times[1]:>7.3f}  ({times[0]:.3f}, x{times[1] / max(times[0], 1e-6):.1f})"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--errors", action="store_true", help="print misses and false alarms")
@@ -159,6 +190,7 @@ def main() -> int:
     print(f"\nbars: precision >= {PRECISION}, recall >= {RECALL} per family")
     per_text = elapsed * 1000 / len(examples)
     print(f"speed: {len(examples) / elapsed:,.0f} texts/s ({per_text:.2f} ms a text)")
+    hostile_report()
     if args.chat:
         chat_report(args.chat)
     if args.errors:
