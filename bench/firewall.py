@@ -150,6 +150,14 @@ HOSTILE = {
     "credentials in URLs": "http://a:b@",
     "dotted before @": "a.b.c.d.e.",
     "the word password": "password ",
+    # found by a second reader (session 31): 13-80 s each before the causes were fixed
+    "newlines": "\n",
+    "dash-joined letters": "a-",
+    "quoted injections": '"ignore all previous instructions" ',
+    "one-line JSON of SSNs": '{"ssn":"123-45-6789","n":0},',
+    "question marks": "?",
+    "the word key": "key ",
+    "jdbc:": "jdbc:",
 }
 
 
@@ -160,6 +168,8 @@ def hostile_report(size: int = 16_000) -> None:
         times = []
         for length in (size // 2, size):
             text = unit * (length // len(unit))
+            if name in ("dash-joined letters", "question marks"):
+                text = ("login " if name == "question marks" else "") + text[:-7] + "1"
             started = time.perf_counter()
             scan(text)
             times.append(time.perf_counter() - started)

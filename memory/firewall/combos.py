@@ -127,8 +127,9 @@ RULES = (
 )
 FUNCTION = re.compile(r"\b[A-Za-z]\w*_\w+\s*\(")
 SYSTEM_LABEL = re.compile(
-    r"(?im)^\s*(?:#{1,4}\s*)?(?:system|sistem|système|sistema|systeem|systém|systemet|järjestelmä|"
-    r"rendszer|система|σύστημα|מערכת|النظام|سیستم|सिस्टम|系统|系統|システム|시스템|ระบบ)\s*[:：]"
+    r"(?im)^[ \t]*(?:#{1,4}[ \t]*)?(?:system|sistem|système|sistema|systeem|systém|systemet|"
+    r"järjestelmä|"
+    r"rendszer|система|σύστημα|מערכת|النظام|سیستم|सिस्टम|系统|系統|システム|시스템|ระบบ)[ \t]*[:：]"
 )
 
 NEGATED = re.compile(
@@ -270,13 +271,13 @@ def _override(here: dict[str, list[tuple[int, int]]]) -> tuple[int, int] | None:
 
 # a transcript turn of the person the assistant serves: their own requests are theirs
 USER_TURN = re.compile(
-    r"(?im)^\s*(?:user|human|me|ich|moi|yo|eu|ik|ja|já|utilisateur|utilisatrice|usuari[oa]|"
+    r"(?im)^[ \t]*(?:user|human|me|ich|moi|yo|eu|ik|ja|já|utilisateur|utilisatrice|usuari[oa]|"
     r"usuári[oa]|utente|nutzerin|benutzerin|gebruikster|"
     r"nutzer|benutzer|gebruiker|użytkownik|uživatel|kullanıcı|utilizator|felhasználó|käyttäjä|"
     r"användare|bruker|bruger|người dùng|pengguna|пользователь|користувач|потребител|χρήστης|"
-    r"משתמש|المستخدم|کاربر|उपयोगकर्ता|ব্যবহারকারী|用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)\s*[:：]"
+    r"משתמש|المستخدم|کاربر|उपयोगकर्ता|ব্যবহারকারী|用户|用戶|使用者|ユーザー|사용자|ผู้ใช้)[ \t]*[:：]"
 )
-SPEAKERS = re.compile(r"(?m)^\s*[^\s:：]{1,20}\s*[:：]")
+SPEAKERS = re.compile(r"(?m)^[ \t]*[^\s:：]{1,20}[ \t]*[:：]")
 
 
 def concept_hits(

@@ -59,6 +59,8 @@ def _walk(items: list[tuple[object, object]], active: set[str]) -> tuple[set[str
                 done |= active
                 active = set()
                 continue
+            if "" in active and any(not c.isalnum() for c in chars):
+                return None  # it can start with punctuation: no word start tells
             grown = {s + c for s in active for c in chars if c.isalnum()}
             done |= {s for s in active if s} if any(not c.isalnum() for c in chars) else set()
             done |= {s for s in grown if len(s) >= KEY}
@@ -121,10 +123,20 @@ def starts_of(pattern: re.Pattern[str]) -> frozenset[str] | None:
     return None if starts is None else frozenset(starts)
 
 
+# letters that Python's case-insensitive matching takes for others ("ıgnore" matches
+# "ignore", "ſ" matches "s", the Kelvin sign matches "k"): compared as those
+FOLD = str.maketrans({"ı": "i", "ſ": "s", "\u212a": "k", "\u212b": "å"})
+
+
+def fold(text: str) -> str:
+    """``text`` lower-cased the way a case-insensitive pattern compares it (same length)."""
+    return text.lower().translate(FOLD)
+
+
 def word_keys(text: str) -> set[str]:
     """The first one, two and three characters of every word of ``text`` (lower-cased; runs of
     letters and runs of letters and digits both count as words)."""
-    lowered = text.lower().replace("\u0307", "")  # "İ" lowers to i + a combining dot
+    lowered = fold(text).replace("\u0307", "")  # "İ" lowers to i + a combining dot
     words = {*TOKEN.findall(lowered), *LETTERS.findall(lowered)}
     return {word[:k] for word in words for k in range(1, KEY + 1)}
 
@@ -187,7 +199,7 @@ def _expand(items: list[tuple[Any, Any]]) -> list[tuple[str, Suffix]] | None:
             if sub is None or high > 3 or any(sf is not None for _, sf in sub):
                 return None
             repeated: list[str] = []
-            for count in range(low, high + 1):
+            for count in range(high, low - 1, -1):  # greedy: the longest first
                 current = [""]
                 for _ in range(count):
                     current = [a + b for a in current for b, _ in sub]
@@ -206,4 +218,4 @@ def expand(phrase: str) -> list[tuple[str, Suffix]] | None:
     found = _expand(list(_parser.parse("(?i)" + phrase)))
     if found is None or any(not literal for literal, _ in found):
         return None
-    return found
+    return found  # in the order the pattern would try them (a greedy "?" takes the longer)

@@ -234,7 +234,8 @@ PATTERNS: dict[str, list[tuple[re.Pattern[str], float]]] = {
         ),
         (
             re.compile(
-                r"(?im)^\s*(?:#{1,4}\s*)?(?:system|developer)\s*(?:prompt|message)?\s*:\s*"
+                r"(?im)^[ \t]*(?:#{1,4}[ \t]*)?(?:system|developer)[ \t]*(?:prompt|message)?"
+                r"[ \t]*:\s*"
                 r"(?:you\b|ignore|disregard|from now|the (?:assistant|agent)|new |always|never|"
                 r"do not|override)|"
                 r"\"role\"\s*:\s*\"(?:system|developer)\""

@@ -65,7 +65,7 @@ def features(text: str, found: Found | None = None) -> list[int]:
     names = sorted(found)
     grams.update("\u00a7" + name for name in names)
     grams.update(f"\u00a7{a}+{b}" for i, a in enumerate(names) for b in names[i + 1 :])
-    return [zlib.crc32(gram.encode()) % BUCKETS for gram in grams]
+    return [zlib.crc32(gram.encode("utf-8", "surrogatepass")) % BUCKETS for gram in grams]
 
 
 @cache

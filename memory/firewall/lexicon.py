@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from memory.firewall.gates import ANY_SUFFIX, Suffix, expand, starts_of, word_keys
+from memory.firewall.gates import ANY_SUFFIX, Suffix, expand, fold, starts_of, word_keys
 
 # the head of a compound: Latin letters only (a run of CJK letters is no compound's head, and
 # matching one letter by letter would take the square of its length)
@@ -32,11 +32,6 @@ class Concept:
     latin: tuple[str, ...]
     other: tuple[str, ...] = ()
     inside: tuple[str, ...] = ()  # Latin stems that may end a compound ("Kalenderassistent")
-
-    def pattern(self) -> re.Pattern[str]:
-        """Everything at once (for reading one concept; ``concepts`` runs the parts)."""
-        parts = [p.pattern for p in (self.latin_pattern(), self.other_pattern()) if p]
-        return re.compile("|".join(parts))
 
     def latin_pattern(self) -> re.Pattern[str] | None:
         alternatives = [*self.latin]
@@ -2000,11 +1995,6 @@ CONCEPTS: dict[str, Concept] = {
 
 
 @cache
-def patterns() -> dict[str, re.Pattern[str]]:
-    return {name: concept.pattern() for name, concept in CONCEPTS.items()}
-
-
-@cache
 def _compiled() -> list[tuple[str, Concept, re.Pattern[str] | None, re.Pattern[str] | None]]:
     return [
         (name, concept, concept.latin_pattern(), concept.other_pattern())
@@ -2097,7 +2087,7 @@ def _literal_spans(lowered: str) -> dict[int, list[tuple[int, int]]]:
         best: dict[int, tuple[int, int]] = {}  # concept -> (order, end)
         for width in (3, 2, 1):
             for entry in index.get(lowered[at : at + width], ()):
-                if len(entry.literal) < width and width != len(entry.literal):
+                if len(entry.literal) < width:
                     continue
                 if at < reached.get(entry.concept, 0):
                     continue
@@ -2117,7 +2107,7 @@ def concepts(text: str, keys: set[str] | None = None) -> dict[str, list[tuple[in
     through the literal index (``_literal_spans``), the few that are patterns only when some
     word of the text starts the way they can (``keys``, ``gates.word_keys``), other scripts
     only when the text is not plain ASCII."""
-    lowered = text.lower()
+    lowered = fold(text)
     if len(lowered) != len(text):  # a letter whose lower case is longer ("İ"): read as is
         return _concepts_by_pattern(text, keys)
     keys = word_keys(text) if keys is None else keys
@@ -2137,7 +2127,7 @@ def concepts(text: str, keys: set[str] | None = None) -> dict[str, list[tuple[in
         if other is not None and not plain:
             spans += [match.span() for match in other.finditer(text)]
         if spans:
-            found[name] = sorted(spans)
+            found[name] = sorted(set(spans))
     return found
 
 

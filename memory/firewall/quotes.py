@@ -67,9 +67,9 @@ def quoted(text: str, start: int, end: int, marks: str = QUOTES) -> bool:
 
 def about_templates(text: str, start: int) -> bool:
     """The marker sits in a sentence that explains chat templates or their markers."""
-    sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start)) + 1
-    sentence_end = text.find(". ", start)
-    sentence = text[sentence_start : len(text) if sentence_end < 0 else sentence_end]
+    sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 200) + 1
+    sentence_end = text.find(". ", start, start + 200)
+    sentence = text[sentence_start : start + 200 if sentence_end < 0 else sentence_end]
     return bool(TEMPLATE_TALK.search(sentence))
 
 
@@ -77,7 +77,7 @@ def mentioned(text: str, start: int, end: int) -> bool:
     """Quoted, in a sentence about attacks, filters or examples."""
     if not quoted(text, start, end):
         return False
-    sentence_start = max(text.rfind(".", 0, start), text.rfind("\n", 0, start)) + 1
+    sentence_start = max(text.rfind(".", 0, start), text.rfind("\n", 0, start), start - 200) + 1
     window = text[sentence_start:start] + " " + text[end : end + 80]
     return bool(MENTION.search(window))
 

@@ -98,7 +98,8 @@ CONTEXT = re.compile(
 # a password's usual shape among words: letters, a symbol, digits ("Sunflower&2013")
 _CHARS = r"[A-Za-z0-9!@#$%^&*?~_\-.]"
 STANDALONE = re.compile(
-    rf"(?<![\w@/.\-#$+*])(?![#@*])(?={_CHARS}*[A-Za-z])(?={_CHARS}*\d)(?={_CHARS}*[!@#$%^&*?~])"
+    rf"(?<![\w@/.\-#$+*])(?![#@*])(?={_CHARS}{{0,39}}[A-Za-z])(?={_CHARS}{{0,39}}\d)"
+    rf"(?={_CHARS}{{0,39}}[!@#$%^&*?~])"
     rf"{_CHARS}{{8,40}}(?<!\*)(?![\w@/=+*])"
 )
 CODE_WORDS = re.compile(

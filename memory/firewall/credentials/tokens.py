@@ -11,6 +11,7 @@ whose provider gives it no prefix (Algolia, Mistral, Jenkins, Okta…) is found 
 from __future__ import annotations
 
 import base64
+import itertools
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -210,7 +211,7 @@ PROVIDERS: dict[str, list[tuple[re.Pattern[str], float]]] = {
     ),
     "connection_string_password": _shapes(
         (r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:([^\s@/]{3,})@[\w.\-]+", 0.95),
-        (r"(?i)\bjdbc:[^\s]*?[:/@]\w+/([^\s/@]{4,})@", 0.9),
+        (r"(?i)\bjdbc:[^\s]{0,120}?[:/@]\w+/([^\s/@]{4,})@", 0.9),
         (r"(?i)(?:^|;|\")\s*(?:password|pwd)\s*=\s*([^;\"'\s]{4,})", 0.9),
         (r"(?m)^[\w.\-*]+:(?:\d+|\*):[\w*\-]+:[\w*\-]+:(\S{4,})$", 0.85),
     ),
@@ -361,13 +362,16 @@ def named_tokens(text: str) -> Iterator[Hit]:
     """A random-looking run of 16+ characters on the line of "key", "token", "secret"…
     (starting up to 100 characters after it, or just before it: ``Client("…")  # prod key``),
     unless the words around say it is a hash, an id or an example."""
-    for word in KEY_WORDS.finditer(text):
+    for word in itertools.islice(KEY_WORDS.finditer(text), 64):
         line_start = text.rfind("\n", 0, word.start()) + 1
         line_end = text.find("\n", word.end())
         line_end = len(text) if line_end < 0 else line_end
-        after = [m for m in TOKEN.finditer(text, word.end(), line_end)]
+        reach = word.end() + 150
+        after = itertools.takewhile(
+            lambda m, reach=reach: m.start() <= reach, TOKEN.finditer(text, word.end(), line_end)
+        )
         before = [m for m in TOKEN.finditer(text, max(line_start, word.start() - 80), word.start())]
-        for match in [*(m for m in after if m.start() <= word.end() + 150), *reversed(before)]:
+        for match in itertools.chain(after, reversed(before)):
             value = match.group()
             if not random_token(value):
                 continue

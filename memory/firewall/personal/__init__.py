@@ -44,9 +44,11 @@ EXAMPLE = re.compile(
 
 
 def _presented_as_example(text: str, hit: Hit) -> bool:
-    start = max(text.rfind(". ", 0, hit.start), text.rfind("\n", 0, hit.start), 0)
-    ends = [i for i in (text.find(". ", hit.end), text.find("\n", hit.end)) if i >= 0]
-    return bool(EXAMPLE.search(text[start : min(ends) if ends else len(text)]))
+    """The sentence around the hit (at most 200 characters either side) says "example"."""
+    start = max(text.rfind(". ", 0, hit.start), text.rfind("\n", 0, hit.start), hit.start - 200, 0)
+    limit = hit.end + 200
+    ends = [i for i in (text.find(". ", hit.end, limit), text.find("\n", hit.end, limit)) if i >= 0]
+    return bool(EXAMPLE.search(text[start : min(ends) if ends else limit]))
 
 
 def scan(text: str) -> list[Hit]:

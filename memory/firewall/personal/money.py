@@ -110,13 +110,14 @@ IN_ACCOUNT = re.compile(
 
 
 def cards(text: str) -> Iterator[Hit]:
+    testing = bool(TEST_CARD_WORDS.search(text))
     for match in CARD.finditer(text):
         digits = re.sub(r"\D", "", match.group())
         if not (13 <= len(digits) <= 19 and luhn.is_valid(digits)):
             continue
         if digits in TEST_CARDS and near(text, *match.span(), TEST_WORDS, reach=80):
             continue
-        if TEST_CARD_WORDS.search(text):
+        if testing:
             continue  # a page about testing payments lists the processors' test cards
         if NOT_CARD.search(text[max(0, match.start() - 60) : match.start()]):
             continue

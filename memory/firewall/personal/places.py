@@ -16,7 +16,7 @@ from memory.firewall.hits import Hit, near
 
 FAMILY = "personal"
 
-_NAME = r"(?:[^\W\d_][\w'’.\-]*|\d{1,3}(?:st|nd|rd|th))"  # a street name's word, any script
+_NAME = r"(?:[^\W\d_][\w'’.\-]{0,30}|\d{1,3}(?:st|nd|rd|th))"  # a street name's word, any script
 _PARTICLE = (
     r"(?:(?i:de|del|de la|de los|de las|dos|das|da|do|di|dei|degli|della|delle|van|von|der|"
     r"den|la|le|les|du|des|d'|l')\s+)"
@@ -49,8 +49,8 @@ STREET = re.compile(
     # English: number, name, type ("14 Elmwood Road", "221B Baker St")
     rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:{_NAME}\s+){{1,3}}(?:{_EN_TYPE})\b\.?"
     # German, Dutch, Nordic, Finnish, Hungarian: a compound, then the number
-    rf"|\b[^\W\d_][\w\-]*(?i:{_COMPOUND})\s+\d{{1,4}}[a-zA-Z]?(?:[-/]\d{{1,4}})?\b"
-    rf"|\b[^\W\d_][\w\-]*\s+(?:Stra(?:ss|ß)e|Straat|Weg|Allee|Platz|Gata|Vej|Utca)\s+"
+    rf"|(?<![\w\-])[^\W\d_][\w\-]{{0,40}}(?i:{_COMPOUND})\s+\d{{1,4}}[a-zA-Z]?(?:[-/]\d{{1,4}})?\b"
+    rf"|(?<![\w\-])[^\W\d_][\w\-]{{0,40}}\s+(?:Stra(?:ss|ß)e|Straat|Weg|Allee|Platz|Gata|Vej|Utca)\s+"
     rf"\d{{1,4}}[a-z]?\b"
     # street word first, then the name, then the number ("Calle de Alcalá 118", "ул. Ленина, 5")
     rf"|(?<![^\W\d_])(?:(?i:{_BEFORE})|{_BEFORE_CAPITAL})(?![^\W\d_])\s*{_PARTICLE}?{_NAME}"
@@ -58,7 +58,7 @@ STREET = re.compile(
     r"(?:(?i:n[°ºo]\.?|no\.?|nr\.?|д\.|дом|№|số|مبنى|رقم|عمارة|بناية)\s*:?\s*)?"
     r"\d{1,5}[a-zA-Z]?\b"
     # Turkish: the name, then the street word, then "No: 43"
-    rf"|(?<![^\W\d_])(?:{_NAME}\s+){{1,3}}(?i:cad\.|caddesi|cd\.|sok\.|sokak|sokağı|bulvarı|blv\.)\s*"
+    rf"|(?<![\w'’.\-])(?:{_NAME}\s+){{1,3}}(?i:cad\.|caddesi|cd\.|sok\.|sokak|sokağı|bulvarı|blv\.)\s*"
     r"(?i:no)\s*:?\s*\d{1,5}"
     # French: number, then the street word ("12 rue de la Paix", "5 bis, avenue Foch")
     rf"|\b\d{{1,4}}(?:\s?(?:bis|ter))?,?\s+(?i:{_BEFORE}|{_BEFORE_CAPITAL})(?![^\W\d_])\s+"
