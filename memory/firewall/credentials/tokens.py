@@ -358,6 +358,13 @@ def _shape_hits(text: str, only: frozenset[str] | None) -> Iterator[Hit]:
                 yield Hit(name, FAMILY, start, end, here)
 
 
+def _starting_before(matches: Iterator[re.Match[str]], limit: int) -> Iterator[re.Match[str]]:
+    for match in matches:
+        if match.start() > limit:
+            return
+        yield match
+
+
 def named_tokens(text: str) -> Iterator[Hit]:
     """A random-looking run of 16+ characters on the line of "key", "token", "secret"…
     (starting up to 100 characters after it, or just before it: ``Client("…")  # prod key``),
@@ -366,10 +373,7 @@ def named_tokens(text: str) -> Iterator[Hit]:
         line_start = text.rfind("\n", 0, word.start()) + 1
         line_end = text.find("\n", word.end())
         line_end = len(text) if line_end < 0 else line_end
-        reach = word.end() + 150
-        after = itertools.takewhile(
-            lambda m, reach=reach: m.start() <= reach, TOKEN.finditer(text, word.end(), line_end)
-        )
+        after = _starting_before(TOKEN.finditer(text, word.end(), line_end), word.end() + 150)
         before = [m for m in TOKEN.finditer(text, max(line_start, word.start() - 80), word.start())]
         for match in itertools.chain(after, reversed(before)):
             value = match.group()
