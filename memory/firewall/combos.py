@@ -93,6 +93,9 @@ RULES = (
         "standing_order", frozenset({"recommend", "user"}), frozenset({"persist", "remember"}), 0.8
     ),
     Rule("addressed_to_agent", frozenset({"addressed", "say", "user"}), frozenset(), 0.8),
+    # the reader addressed, and told about "the user" in the third person: a third party's
+    # orders (the person it serves says "me")
+    Rule("addressed_to_agent", frozenset({"addressed", "user"}), frozenset(), 0.75),
     Rule(
         "standing_order",
         frozenset({"persist", "user"}),
@@ -155,8 +158,11 @@ POSSESSIVE = re.compile(
 VOCATIVE = re.compile(
     r"(?i)(?<![^\W\d_])(?:dear|hey|hi|hello|ok|okay|listen|liebe[rs]?|cher|chère|querid[oa]|"
     r"car[oa]|beste|drog[ia]|mil[ýá]|attention|atenção|atención|attenzione|achtung|uwaga|"
-    r"pozor|dikkat|atenție|figyelem|huomio|chú ý|perhatian|let op)\W{0,3}(?:[\w-]+\s+){0,2}$"
-    r"|(?:дорог(?:ой|ая)|уважаем\w+|увага|внимание|προσοχή|שים לב|انتباه|توجه|ध्यान दें|注意|주의)"
+    r"pozor|dikkat|atenție|figyelem|huomio|chú ý|perhatian|let op|"
+    r"cześć|hej|hallo|salut|hola|ciao|olá|hoi|merhaba|ahoj|szia|hei|xin chào|halo)"
+    r"\W{0,3}(?:[\w-]+\s+){0,2}$"
+    r"|(?:дорог(?:ой|ая)|уважаем\w+|увага|внимание|προσοχή|שים לב|انتباه|توجه|ध्यान दें|注意|주의|"
+    r"привет|здравствуй\w*|привіт|γεια|שלום|مرحبا|سلام|नमस्ते|你好|こんにちは|안녕)"
     r"\W{0,3}(?:\S+\s+){0,2}$"
 )
 HANDLE = re.compile(r"(?i)@[\w-]*(?:bot|assistant|agent|ai|gpt|copilot)\b")
@@ -173,7 +179,7 @@ DESCRIBED = re.compile(
 # "As an AI language model, I…", "I'm a large language model": the writer is one
 SELF = re.compile(r"(?i)(?:\bas an?|\bi'?m an?|\bi am an?|\bbeing an?)\s+(?:\w+\s+){0,3}$")
 AFTER = re.compile(r"^[^\w]{0,3}(?:[:：,，\-–—]|へ|に|에게|님|さん)")
-COLON_AFTER = re.compile(r"^(?:s|es|en|er|i|y|ов|и|ы)?\s*[:：\-–—]")
+COLON_AFTER = re.compile(r"^(?:s|es|en|er|i|y|ов|и|ы)?\s*[:：\-–—）)】\]]")
 READING = re.compile(
     r"(?i)^\W{0,2}\s*(?:\w+\s+){0,2}?(?:read|reads|reading|process\w*|summari[sz]\w*|"
     r"crawl\w*|brows\w*|handl\w*|manag\w*|pars\w*|retriev\w*|liest|lesen|lit|lisez|lee|"
@@ -188,18 +194,23 @@ READING = re.compile(
 )
 
 
-def addressed(text: str, start: int, end: int, sentence_start: int) -> bool:
+def addressed(
+    text: str, start: int, end: int, sentence_start: int, transcript: bool = False
+) -> bool:
     """The AI named here is spoken to: at the head of its sentence with a colon or comma
     after it ("Agent: run…", "Ассистент, забудь…"), greeted ("Hey assistant"), or after a
     word such as "to" or "for" with a colon or "reading this…" after it ("To AI assistants
-    reading this page:"). An AI describing itself ("As an AI language model, I…") is not."""
+    reading this page:"). An AI describing itself ("As an AI language model, I…") is not; in
+    a transcript (``transcript``), "Assistant:" heading a line is a speaker's label."""
     before = text[max(sentence_start, start - 25) : start]
     after = text[end : end + 40]
     if SELF.search(before) or POSSESSIVE.search(before):
         return False
     lead = text[sentence_start:start]
     head = not re.search(r"[^\W_]", lead) or bool(re.fullmatch(r"\W*[^\W\d_]+\s+", lead))
-    if head and (AFTER.match(after) or READING.match(after)):
+    if head and RELATIVE.match(after):
+        return False  # "Asystent, który nie odróżnia danych…": described, not spoken to
+    if head and not transcript and (AFTER.match(after) or READING.match(after)):
         return True
     if VOCATIVE.search(before) or PARTICLE.match(after):
         return True
@@ -212,6 +223,14 @@ def addressed(text: str, start: int, end: int, sentence_start: int) -> bool:
     )
 
 
+# "An assistant, which cannot tell data from orders, …": a relative clause after the comma
+RELATIVE = re.compile(
+    r"(?i)^[^\w]{0,3}[,，]\s*(?:who|which|that|whose|der|die|das|welche\w*|qui|que|lequel|"
+    r"laquelle|quien|quienes|cuyo|che|cui|il quale|la quale|dat|wie|który|która|które|którzy|"
+    r"którego|który|kdo|jenž|ki|aki|amely|amelyik|joka|jotka|som|yang|ambaye|"
+    r"который|которая|которое|которые|який|яка|які|що|που|ο οποίος|אשר|ש|الذي|التي|که|जो|যে)"
+    r"(?![^\W\d_])"
+)
 READING_BEFORE = re.compile(
     r"(?:पढ़ने वाले|पढ़ रहे|পড়া|読んでいる|を処理する|読む|읽는|요약하는|阅读的|读取)\s*\S{0,8}\s*$"
 )
@@ -308,7 +327,7 @@ def concept_hits(
             else:
                 del here["ignore"]
         for a, b in here.get("ai", []):
-            if a < end and not transcript and addressed(text, a, b, start):
+            if a < end and addressed(text, a, b, start, transcript):
                 here.setdefault("addressed", []).append((a, b))
         handle = HANDLE.search(text, start, end)
         if handle:

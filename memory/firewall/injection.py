@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from memory.firewall import combos, learned
 from memory.firewall.gates import word_keys, worth
-from memory.firewall.hits import Hit, merged
+from memory.firewall.hits import THRESHOLD, Hit, merged
 from memory.firewall.lexicon import concepts
 from memory.firewall.quotes import CUE_QUOTES, about_templates, mentioned, quoted
 
@@ -616,6 +616,9 @@ NEEDS: dict[tuple[str, int], tuple[str, ...]] = {
 }
 
 
+TALKED_ABOUT = 0.3  # a rule's match that the text only talks about (quoted, documented)
+
+
 def scan(text: str) -> list[Hit]:
     hits: list[Hit] = []
     keys = word_keys(text)
@@ -630,7 +633,7 @@ def scan(text: str) -> list[Hit]:
                 start, end = match.span()
                 documented = name == "role_marker" and index == 0 and about_templates(text, start)
                 if mentioned(text, start, end) or documented:
-                    confidence_here = 0.3
+                    confidence_here = TALKED_ABOUT
                 elif quoted(text, start, end) and name != "role_marker":
                     confidence_here = confidence - 0.2
                 else:
@@ -639,7 +642,7 @@ def scan(text: str) -> list[Hit]:
     found = concepts(text, keys)
     for hit, core in combos.concept_hits(text, found):
         if mentioned(text, *core):
-            hit = Hit(hit.detector, FAMILY, hit.start, hit.end, 0.3)
+            hit = Hit(hit.detector, FAMILY, hit.start, hit.end, TALKED_ABOUT)
         elif quoted(text, *core):
             hit = Hit(hit.detector, FAMILY, hit.start, hit.end, hit.confidence - 0.2)
         hits.append(hit)
@@ -648,7 +651,9 @@ def scan(text: str) -> list[Hit]:
     cues = cue_hit(text, keys)
     if cues is not None:
         hits.append(cues)
-    if not hits:  # the model reads what the rules did not name (its span is the whole text)
+    if not any(hit.confidence >= THRESHOLD or hit.confidence == TALKED_ABOUT for hit in hits):
+        # the model reads what the rules did not name, or named too weakly to act on; not what
+        # they found quoted in writing about attacks or templates (its span is the whole text)
         hits.extend(learned.scan(text, found))
     return merged(hits)
 

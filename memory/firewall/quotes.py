@@ -22,13 +22,15 @@ PAIRS = (
     ("\u300c", "\u300d"),
     ("\u300e", "\u300f"),
     ("\u201e", "\u201d"),
+    ("\u201e", '"'),  # „…" as typed on a keyboard without the closing mark
 )
 CUE_QUOTES = QUOTES.replace("`", "")  # a command in a code span is still a command to run
 MENTION = re.compile(
     r"(?i)\b(?:example|e\.g\.|such as|like|phrases?|strings?|payloads?|attacks?|attackers?|"
     r"injections?|jailbreaks?|classic|famous|known|detect|detects|detector|filter|filters|"
     r"block|blocks|flag|flags|flagged|catch|catches|recogni[sz]e|test|tests|testing|"
-    r"red[- ]team|says?|said|wrote|quote|quoted|called|pattern|signature|training|paper|"
+    r"red[- ]team|says?|said|wrote|writing|instead of|quote|quoted|called|pattern|signature|"
+    r"training|paper|"
     r"article|talk|slides|rule|regex)\b"
     # the same words elsewhere: injection, attack, phrase, such as, example
     r"|(?i:injek\w*|injec[tț]\w*|inyecci\w*|iniezion\w*|inje[çc][ãa]o|iniekcj\w*|"
@@ -38,7 +40,8 @@ MENTION = re.compile(
     r"tấn công|kẻ xấu|serangan|penyerang|shambulio|mshambuliaji|frases?|phrasen?|sätze|"
     r"zin|zinnen|mening(?:ar)?|zdani\w*|věty|vetu|cümle\w*|fraz\w*|mondat\w*|lausee?\w*|setning\w*|"
     r"sætning\w*|câu|kalimat|ayat|sentensi|wie|comme|como|come|zoals|jak|jako|gibi|precum|"
-    r"kuten|như|seperti|kama|beispiel|exemple|ejemplo|esempio|exemplo|voorbeeld|przykład|"
+    r"kuten|như|seperti|kama|w rodzaju|typu|beispiel|exemple|ejemplo|esempio|exemplo|"
+    r"voorbeeld|przykład|"
     r"příklad|örnek|exemplu|példa|esimerkki|exempel|eksempel|ví dụ|contoh|mfano)"
     r"|инъекци|ін.єкці|инжекци|έγχυσ|הזרק|حقن|تزریق|इंजेक्शन|ইনজেকশন|注入|インジェクション|"
     r"인젝션|атак|напад|злоумышлен|επίθεσ|מתקפ|תוקף|هجوم|المهاجم|مهاجم|حمله|मलावर|हमल|আক্রমণ|"
@@ -50,42 +53,115 @@ MENTION = re.compile(
 # a sentence about chat templates and their markers: documentation, not a forged turn
 TEMPLATE_TALK = re.compile(
     r"(?i)\{(?:role|content|system|user|prompt)\}|\{%|\{\{|message\[|\b(?:format|template|templates|wraps?|"
-    r"markers?|tokens?|such as|roles are|detector|flags?|chatml|llama \d|uses)\b"
+    r"markers?|tokens?|such as|roles are|detector|flags?|chatml|llama \d|uses|documentation|"
+    r"vorlage|modèle|plantilla|modello|sjabloon|szablon|šablona|şablon|formato|formatu)\b"
+    r"|テンプレート|フォーマット|形式|区切り|模板|格式|标记|템플릿|형식|토큰|шаблон|формат|токен"
 )
+# a title, or a line that introduces what follows ("ChatML format used by our scripts:")
+INTRO = re.compile(r"(?m)^[^\n]{0,120}[:：][ \t]*$")
+
+
+REACH = 200  # how far a quotation may run on either side of a span (across a line break)
+
+
+def _paragraph(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the span's paragraph (a blank line ends one) starts and ends, at most ``REACH``
+    characters either way."""
+    low = max(0, start - REACH)
+    high = min(len(text), end + REACH)
+    blank = text.rfind("\n\n", low, start)
+    low = low if blank < 0 else blank + 2
+    blank = text.find("\n\n", end, high)
+    return low, high if blank < 0 else blank
+
+
+def _mark_at(piece: str, mark: str, last: bool) -> int:
+    """Where ``mark`` stands in ``piece`` as a quotation mark (the last or the first; -1:
+    nowhere). An apostrophe inside a word ("don't", "l'IA") is none."""
+    places = range(len(piece) - 1, -1, -1) if last else range(len(piece))
+    for i in places:
+        if piece[i] != mark:
+            continue
+        if mark in "'\u2019" and piece[i - 1 : i].isalpha() and piece[i + 1 : i + 2].isalpha():
+            continue
+        return i
+    return -1
+
+
+def _opening(text: str, start: int, end: int, marks: str) -> int:
+    """Where the quotation around the span opens (-1: the span is not inside one). The
+    quotation may run over a line break within its paragraph, and a span that runs on past the
+    closing mark ("ignore everything above", restructure…) counts as inside."""
+    low, high = _paragraph(text, start, end)
+    before, after = text[low:start], text[start + 1 : high]
+    found = -1
+    for mark in marks:
+        at = _mark_at(before, mark, last=True)
+        if at >= 0 and _mark_at(after, mark, last=False) >= 0:
+            found = max(found, low + at)
+    for opening, closing in PAIRS:
+        at = before.rfind(opening)
+        if at >= 0 and closing in after:
+            found = max(found, low + at)
+    return found
 
 
 def quoted(text: str, start: int, end: int, marks: str = QUOTES) -> bool:
-    """The span sits inside a pair of quotes (or a code span) on its line."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    before, after = text[line_start:start], text[end:line_end]
-    return any(mark in before and mark in after for mark in marks) or any(
-        opening in before and closing in after for opening, closing in PAIRS
-    )
+    """The span sits inside a pair of quotes (or a code span): see ``_opening``."""
+    return _opening(text, start, end, marks) >= 0
 
 
 def about_templates(text: str, start: int) -> bool:
-    """The marker sits in a sentence that explains chat templates or their markers."""
+    """The marker sits in a sentence that explains chat templates or their markers, or in a
+    block that a title or an introducing line ("Llama 2 chat prompt template:") says is one."""
     sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 200) + 1
     sentence_end = text.find(". ", start, start + 200)
     sentence = text[sentence_start : start + 200 if sentence_end < 0 else sentence_end]
-    return bool(TEMPLATE_TALK.search(sentence))
+    if TEMPLATE_TALK.search(sentence):
+        return True
+    title = text[: text.find("\n")] if "\n" in text[:121] else ""
+    if title and text.find("\n") < start and TEMPLATE_TALK.search(title):
+        return True
+    return any(
+        TEMPLATE_TALK.search(line.group())
+        for line in INTRO.finditer(text, max(0, start - 400), start)
+    )
 
 
 def mentioned(text: str, start: int, end: int) -> bool:
     """Quoted, in a sentence about attacks, filters or examples."""
-    if not quoted(text, start, end):
+    opening = _opening(text, start, end, QUOTES)
+    if opening < 0:
         return False
-    sentence_start = max(text.rfind(".", 0, start), text.rfind("\n", 0, start), start - 200) + 1
+    at = min(start, opening)  # the sentence that opens the quotation
+    sentence_start = max(text.rfind(".", 0, at), text.rfind("\n", 0, at), at - 200) + 1
     window = text[sentence_start:start] + " " + text[end : end + 80]
     return bool(MENTION.search(window))
 
 
+def _run(opening: str, closing: str, lines: bool = True) -> str:
+    inner = f"(?:[^{closing}\\n]|\\n(?!\\n))" if lines else f"[^{closing}\\n]"
+    return f"{opening}{inner}{{6,{REACH}}}[{closing}]"
+
+
+# a quotation: one line, or more within a paragraph (not for apostrophes, which are mostly in
+# words: "don't … it's" is no quotation)
 QUOTED_RUN = re.compile(
-    "\"[^\"\n]{6,}\"|'[^'\n]{6,}'|`[^`\n]{6,}`|\u201c[^\u201d\n]{6,}\u201d|\u2018[^\u2019\n]{6,}\u2019|"
-    "\u00ab[^\u00bb\n]{6,}\u00bb|\u201e[^\u201c\u201d\n]{6,}[\u201c\u201d]|\u00bb[^\u00ab\n]{6,}\u00ab|"
-    "\u300c[^\u300d\n]{6,}\u300d|\u300e[^\u300f\n]{6,}\u300f|\u201d[^\u201d\n]{6,}\u201d"
+    "|".join(
+        [
+            _run('"', '"'),
+            _run("'", "'", lines=False),
+            _run("`", "`"),
+            _run("\u201c", "\u201d"),
+            _run("\u2018", "\u2019", lines=False),
+            _run("\u00ab", "\u00bb"),
+            _run("\u201e", '\u201c\u201d"'),
+            _run("\u00bb", "\u00ab"),
+            _run("\u300c", "\u300d"),
+            _run("\u300e", "\u300f"),
+            _run("\u201d", "\u201d"),
+        ]
+    )
 )
 PLACEHOLDER = " \u27eaquote\u27eb "
 

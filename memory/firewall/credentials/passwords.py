@@ -39,6 +39,7 @@ _LATIN = (
 )
 _OTHER = (
     r"пароль|пароля|паролем|парола|лозинка|κωδικός|κωδικό|סיסמה|סיסמא|كلمة المرور|كلمة السر|"
+    r"كلمة مرور|كلمة سر|"
     r"رمز عبور|گذرواژه|पासवर्ड|পাসওয়ার্ড|密码|密碼|口令|パスワード|暗証番号|비밀번호|패스워드|암호|"
     r"รหัสผ่าน|รหัส|비번"
 )
@@ -80,7 +81,17 @@ OPENSSL_PASS = re.compile(r"-pass(?:in|out)?\s+pass:(?P<value>\S+)|-U\s+[\w.\-]+
 XML_SETTING = re.compile(
     r"(?i)\b(?:key|name)\s*=\s*\"[^\"]*(?:password|passwd|pwd|secret|token|api[_-]?key)[^\"]*\""
     r"\s+value\s*=\s*\"(?P<value>[^\"]+)\""
+    # the same as JSON: {"key": "api_key", "value": "…"} (Postman, settings exports)
+    r"|\"(?:key|name)\"\s*:\s*\"[^\"]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key)"
+    r"[^\"]{0,40}\"\s*,\s*\"value\"\s*:\s*\"(?P<json>[^\"]+)\""
+    # an element named for one: <Pass encoding="base64">…</Pass>, <password>…</password>
+    r"|<(?P<tag>[\w:.\-]{0,30}(?:pass|passwd|password|pwd|secret|token|apikey|api_key)"
+    r"[\w.\-]{0,20})(?:\s[^<>]{0,80})?>(?P<element>[^<\s]{4,200})</(?P=tag)>"
 )
+# a table with a column for passwords: "email,password_plain,last_login" and its rows
+COLUMN = re.compile(r"(?i)^(?:password|passwd|pwd|pass|passphrase|secret|token|api[_-]?key)")
+SEPARATORS = (",", ";", "\t", "|")
+HEAD = re.compile(r"[\w.\- ]{1,30}")
 # "login ana.k / 15RzE7Q!u1Hz", "Router: admin / 0tt0m4n03!", "jdoe@mail.nl / Jun1p3r67!"
 LOGIN_PAIR = re.compile(
     r"(?i)\b(?:login|log-in|sign-in|credentials|creds|account|router|admin|user(?:name)?|"
@@ -108,6 +119,8 @@ CODE_WORDS = re.compile(
     r"keypad|lock) ?(?:code|pin)|keypad|lock ?box|key ?box|digicode|code (?:de la porte|"
     r"d['’]entr[ée]e|du portail|de l['’]alarme|d['’]acc[èe]s|du portillon)|t[üu]rcode|"
     r"torcode|alarmcode|zugangscode|tresorcode|schl[üu]sselbox|schl[üu]sselkasten|"
+    r"[^\W\d_]{0,12}(?:t[üu]r|tor|alarm|tresor|zugangs|larm|d[öo]rr|d[øo]r|port)-?"
+    r"(?:code|kod|kode|koden|koodi)|"
     r"c[óo]digo (?:del portal|de la puerta|de acceso|de la alarma|del port[óo]n|do port[ãa]o|"
     r"de acesso|do alarme|da porta)|codice (?:del portone|del cancello|d['’]accesso|"
     r"dell['’]allarme|della porta)|deurcode|toegangscode|kod (?:do drzwi|do bramy|"
@@ -131,9 +144,45 @@ def assignments(text: str) -> Iterator[Hit]:
         if confidence:
             yield Hit(DETECTOR, FAMILY, *match.span("value"), confidence)
     for match in XML_SETTING.finditer(text):
-        confidence = looks_secret(match.group("value"))
+        group = next(name for name in ("value", "json", "element") if match.group(name))
+        confidence = looks_secret(match.group(group))
         if confidence:
-            yield Hit(DETECTOR, FAMILY, *match.span("value"), confidence)
+            yield Hit(DETECTOR, FAMILY, *match.span(group), confidence)
+    yield from columns(text)
+
+
+def columns(text: str) -> Iterator[Hit]:
+    """The cells of a password column in a delimited table (its header names it)."""
+    lines = text.split("\n")
+    offset = 0
+    for index, line in enumerate(lines[:-1]):
+        starts = offset
+        offset += len(line) + 1
+        separator = next((sep for sep in SEPARATORS if line.count(sep) >= 1), None)
+        if separator is None or len(line) > 300:
+            continue
+        heads = [cell.strip().strip("\"'") for cell in line.split(separator)]
+        if len(heads) < 2 or not all(HEAD.fullmatch(head) for head in heads):
+            continue  # a header names its columns, it says nothing
+        wanted = [i for i, head in enumerate(heads) if COLUMN.match(head)]
+        if not wanted:
+            continue
+        at = starts + len(line) + 1
+        for row in lines[index + 1 : index + 51]:
+            cells = row.split(separator)
+            if len(cells) != len(heads):
+                break
+            place = at
+            for i, cell in enumerate(cells):
+                value = cell.strip().strip("\"'")
+                if i in wanted and value:
+                    confidence = looks_secret(value)
+                    if confidence >= 0.55:
+                        begin = place + cell.index(value)
+                        yield Hit(DETECTOR, FAMILY, begin, begin + len(value), confidence)
+                place += len(cell) + 1
+            at += len(row) + 1
+        return
 
 
 def prose(text: str) -> Iterator[Hit]:
@@ -196,7 +245,7 @@ def pairs_and_shapes(text: str) -> Iterator[Hit]:
 def access_codes(text: str) -> Iterator[Hit]:
     """A PIN, a door or alarm code: a short code a few words after the word for it."""
     for word in CODE_WORDS.finditer(text):
-        window = text[word.end() : word.end() + 40]
+        window = text[word.end() : word.end() + 60]
         if POSTAL.search(text[max(0, word.start() - 60) : word.end() + 80]):
             continue  # India's "PIN code" is a postcode
         stop = SENTENCE_END.search(window)

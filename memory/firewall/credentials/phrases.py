@@ -34,12 +34,13 @@ OTP_WORDS = re.compile(
 BASE32 = re.compile(r"\b(?:[A-Z2-7]{4}[ ]?){4,16}\b|\b(?:[a-z2-7]{4} ){3,15}[a-z2-7]{4}\b")
 OTPAUTH = re.compile(r"otpauth://[th]otp/[^\s?]*\?[^\s]*?secret=([A-Za-z2-7]{16,})")
 RECOVERY_WORDS = re.compile(
-    r"(?i)\b(?:recovery|backup|rescue|emergency|one-time|scratch)[\s_-]+(?:codes?|keys?)\b|"
+    r"(?i)\b(?:recovery|backup|rescue|emergency|one-time|scratch)[\s_-]+"
+    r"(?:(?:verification|login|sign-in|security|access|2fa|mfa)[\s_-]+)?(?:codes?|keys?)\b|"
     r"\b(?:codes? de (?:r[ée]cup[ée]ration|secours)|c[óo]digos? de (?:recuperaci[óo]n|"
     r"respaldo|backup)|wiederherstellungs(?:code|schl[üu]ssel)\w*|kody zapasowe)\b"
 )
 RECOVERY_CODE = re.compile(
-    r"(?<![\w-])(?:[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5})*|\d{4} \d{4}|"
+    r"(?<![\w-])(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6})*|\d{4} \d{4}|"
     r"[A-Z0-9]{16,32})(?![\w-])"
 )
 
@@ -102,8 +103,18 @@ def recovery_codes(text: str) -> Iterator[Hit]:
             yield Hit("recovery_codes", FAMILY, codes[0].start(), codes[-1].end(), 0.85)
 
 
+# a BitLocker recovery key: eight groups of six digits, a shape nothing else has
+BITLOCKER = re.compile(r"(?<![\w-])\d{6}(?:-\d{6}){7}(?![\w-])")
+
+
+def bitlocker_keys(text: str) -> Iterator[Hit]:
+    for match in BITLOCKER.finditer(text):
+        yield Hit("recovery_codes", FAMILY, *match.span(), 0.9)
+
+
 def scan(text: str) -> Iterator[Hit]:
     yield from seed_phrases(text)
+    yield from bitlocker_keys(text)
     yield from otp_seeds(text)
     yield from recovery_codes(text)
 

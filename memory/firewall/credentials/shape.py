@@ -20,7 +20,7 @@ PLACEHOLDER = re.compile(
     r"process\.env.*|\[redacted.*|\[hidden.*|\*+|•+|\?+|user|username|admin|root|test|"
     r"todo|tbd|fixme|insert.*|enter.*|put[_-].*|add[_-].*|my[A-Z]\w*|p@ssw0rd|passw0rd|"
     r"hunter2|qwerty\d*|letmein|123456\w*|.*[_-]here|.*changeme|.*change[_-]me|p@ssw0rd.*|"
-    r"[@.].*|#[a-z]+|-{2,}.*|1password|lastpass|bitwarden|keepass\w*|dashlane|"
+    r"[@.][a-z][a-z_.\-]*|#[a-z]+|-{2,}.*|1password|lastpass|bitwarden|keepass\w*|dashlane|"
     r"keychain|vault)$"
 )
 # "<your token>", "${DB_PASSWORD}", "{first_name}", "xoxb-your-bot-token", "lin_api_****"
@@ -30,6 +30,18 @@ WRAPPING = "\"'`«»“”„‘’¿¡()[]<>*_~"
 LETTER = re.compile(r"[^\W\d_]")
 CODE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?$|^[A-Za-z_]\w*[\[(]")
 LINK = re.compile(r"(?i)^(?:[a-z][a-z0-9+.\-]*://|www\.|/|\.{1,2}/|~/)|^[\w.+\-]+@[\w\-]+\.[\w.]+$")
+# an attribute chain, "client.secrets.kv.v2.read_secret_version"
+CHAIN = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}$")
+# names of algorithms and standards that stand near the word "password" ("re-hashed with
+# Argon2id", "WPA2-PSK"): no secret
+TERMS = re.compile(
+    r"(?i)^(?:argon2(?:id|i|d)?|pbkdf2[\w-]*|bcrypt|scrypt|sha-?\d+|md5|ntlmv?2?|"
+    r"hmac-?sha-?\d+|aes-?\d+(?:-\w+)?|rsa-?\d+|ed25519|x25519|base64|utf-?8|"
+    r"wpa[23]?(?:-(?:psk|personal|enterprise|sae))?|tls1\.[0-3]|oauth2?|saml2?|fido2|webauthn|"
+    r"totp|hotp|2fa|mfa)$"
+)
+# a person's password of words and digits, "Quartz.otter540", not an attribute ("np.float64")
+HUMAN = re.compile(r"^[A-Z][a-z]+\.[a-z]+\d{3,}$")
 # a file name, a dotted version or a domain: "config.yaml", "v2.4.1", "example.com"
 DOTTED = re.compile(r"^(?:[\w\-]+\.)+(?:[a-z]{2,5}|\d+)$")
 
@@ -75,12 +87,18 @@ def looks_secret(value: str) -> float:
     value = value.rstrip(".,;:。、，") if not re.search(r"[!?]\d*$", value[-3:]) else value
     if len(value) < 4 or PLACEHOLDER.match(value) or placeholder(value) or words_only(value):
         return 0.0
-    code = CODE.match(value) and (len(value) < 12 or entropy(value) < 3.5 or "(" in value)
+    code = (
+        CODE.match(value)
+        and (len(value) < 12 or entropy(value) < 3.5 or "(" in value or CHAIN.match(value))
+        and not HUMAN.match(value)
+    )
+    if code or TERMS.match(value):
+        return 0.0
     if code or LINK.match(value) or DOTTED.match(value) or TEMPLATE.search(value):
         return 0.0
     if re.search(r"[^\x00-\x7f]", value):  # passwords are typed in ASCII; this is prose
         return 0.0
-    if ("?" in value and "=" in value) or ("/" in value and not random_token(value, 20)):
+    if re.search(r"\?[\w.\-]+=", value) or ("/" in value and not random_token(value, 20)):
         return 0.0  # a query string or a path
     kinds = classes(value)
     if not LETTER.search(value):  # digits and symbols only: a PIN's job, not a password's
@@ -101,6 +119,8 @@ def random_token(value: str, least: int = 16) -> bool:
     hash named as one — the caller checks the words around it)."""
     if len(value) < least or placeholder(value) or LINK.match(value) or DOTTED.match(value):
         return False
+    if CHAIN.match(value):
+        return False  # code: an attribute chain
     if not re.search(r"\d", value) or not LETTER.search(value):
         return False
     hexadecimal = bool(re.fullmatch(r"[0-9a-fA-F\-]+", value))

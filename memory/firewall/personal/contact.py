@@ -101,7 +101,7 @@ _LATIN_PHONE = (
 _OTHER_PHONE = (
     r"телефон|тел\.|мобильн|моб\.|звони|позвони|τηλέφωνο|τηλ\.|κινητό|טלפון|נייד|"
     r"هاتف|جوال|موبايل|تلفن|موبایل|फ़ोन|फोन|मोबाइल|ফোন|"
-    r"電話|携帯|連絡先|手机|手機|电话|联系|聯絡|전화|핸드폰|휴대폰|연락처|"
+    r"電話|携帯|連絡先|手机|手機|电话|联系|聯絡|支付宝|微信|账号|帳號|전화|핸드폰|휴대폰|연락처|"
     r"โทร|เบอร์|มือถือ"
 )
 PHONE_WORDS = re.compile(rf"(?i)(?<![^\W\d_])(?:{_LATIN_PHONE})|(?:{_OTHER_PHONE})")
@@ -119,7 +119,8 @@ ID_BEFORE = re.compile(
     r"case|po|item|part|batch|lot|commit|release|versioncode|isbn|ean|imei|id)\s*(?:no\.?|"
     r"number|#|:)?\s*|\b(?:student|employee|member|customer|account|user|order|patient|"
     r"booking|reservation|confirmation)\s+(?:id|number|no\.?|#)\s*(?:is|:)?\s*|"
-    r"\b(?-i:[A-Z]{2})\s|(?:_id|id|number|no|nr|code|ref)[\"']?\s*[:=]\s*[\"']?)$"
+    r"\b(?-i:[A-Z]{2})\s|(?:_id|id|number|no|nr|code|ref|account)[\"']?\s*[:=]\s*[\"']?|"
+    r"_id\s+)$"
 )
 # a Brazilian company number, a date written as digits: not phones
 NOT_PHONE_SHAPE = re.compile(r"^\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}$|^(?:19|20)\d{2}[01]\d[0-3]\d$")
@@ -129,7 +130,8 @@ NOT_PHONE = re.compile(
     r"shipment|waybill|invoice|bestell\w*|sendung\w*|commande|colis|suivi|pedido|seguimiento|"
     r"rastreio|encomenda|ordine|spedizione|bestelling|zending|zamówieni\w*|przesyłk\w*|"
     r"objednávk\w*|zásilk\w*|sipariş\w*|kargo|takip|comand\w*|rendelés\w*|tilaus\w*|"
-    r"beställning\w*|sporing\w*|đơn hàng|vận đơn|pesanan|resi)\b|заказ|трек|посылк|"
+    r"beställning\w*|sporing\w*|đơn hàng|vận đơn|pesanan|resi|pratica|protocollo|"
+    r"fascicolo|expediente|aktenzeichen|dossier|2fa|mfa|otp|backup|one-time)\b|заказ|трек|посылк|"
     r"отслежив|замовлен|παραγγελ|הזמנה|מעקב|طلب|التتبع|الشحنة|سفارش|रिफंड|ऑर्डर|"
     r"注文|問い合わせ番号|追跡|伝票|订单|訂單|运单|快递单|物流单|주문|운송장|송장|คำสั่งซื้อ|พัสดุ"
 )

@@ -133,6 +133,17 @@ def _au_medicare(value: str) -> bool:
     return sum(int(d) * w for d, w in zip(digits[:8], weights, strict=True)) % 10 == int(digits[8])
 
 
+def _ru_snils(value: str) -> bool:
+    """Russia's insurance number (СНИЛС): nine digits weighted 9..1, the sum modulo 101 (100
+    and 101 written 00) is the two check digits."""
+    digits = re.sub(r"\D", "", value)
+    if len(digits) != 11:
+        return False
+    total = sum(int(d) * (9 - i) for i, d in enumerate(digits[:9]))
+    check = total % 101
+    return (0 if check == 100 else check) == int(digits[9:])
+
+
 WORDS = {
     "ssn": _words(r"ssn\b", "social security", r"soc\.? ?sec", r"ss#"),
     "tax": _words(
@@ -228,6 +239,7 @@ WORDS = {
         "РНОКПП",
         "паспорт",
         "תעודת זהות",
+        "תעודת הזהות",
         r"ת\.ז",
         "رقم الهوية",
         "بطاقة الهوية",
@@ -371,6 +383,8 @@ GOVERNMENT: dict[str, IdRule] = {
         _words("medicare", "mbi", "beneficiary"),
     ),
     "de_health_insurance": (_shape(r"\b[A-Z]\d{9}\b"), _always, WORDS["health"]),
+    "sa_national_id": (_shape(r"\b[12]\d{9}\b"), luhn.is_valid, NATIONAL),
+    "ru_snils": (_shape(r"\b\d{3}-\d{3}-\d{3}[ -]\d{2}\b"), _ru_snils, None),
 }
 
 _PASSPORT = (
@@ -404,6 +418,13 @@ NAMED_DOCUMENT = {
         rf"(?i)(?:{_ID_CARD})\.?[^\n.;]{{0,30}}?(?:[:#]\s*|\s)(?:(?:no\.?|nr\.?|n[°º]\.?|"
         r"number|num[ée]ro|n[úu]mero|numer)\s*:?\s*)?((?-i:(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])"
         r"[A-Z0-9]{8,12}))(?![\w-])"
+    ),
+    # "Health plan member ID: XGH563322883", "Medicaid subscriber no. 10293847"
+    "health_insurance_id": re.compile(
+        r"(?i)(?:health|medical|dental|vision|insurance|insurer|medicaid|medicare|krankenkasse|"
+        r"mutuelle)[^\n.;]{0,20}?(?:member|subscriber|policy(?:holder)?|insured|versicherten)"
+        r"[ -]?(?:id|number|no\.?|nr\.?|#)\s*[:#]?\s*((?-i:(?=[A-Z0-9]*\d)[A-Z0-9]{6,15}))"
+        r"(?![\w-])"
     ),
     "drivers_licence": re.compile(
         rf"(?i)(?:{_LICENCE})\.?[^\n.;]{{0,40}}?(?:[:#]\s*|\s)(?:(?:no\.?|nr\.?|n[°º]\.?|number|"

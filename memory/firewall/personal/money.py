@@ -54,7 +54,10 @@ TEST_CARD_WORDS = re.compile(
     r"testkarte\w*|carte de test|tarjeta de prueba|carta di test|cartão de teste|testowa|"
     r"testovací)\b|テスト|测试|測試|테스트|тестов"
 )
-NOT_CARD = re.compile(r"(?i)\b(?:imei|serial|tracking|device|meid|iccid)\b")
+NOT_CARD = re.compile(
+    r"(?i)\b(?:imei|serial|tracking|device|meid|iccid|part (?:number|no\.?|#)|p/n|sku|"
+    r"oem|article|artikel\w*|ean|gtin|barcode|order|invoice|ticket|reference|ref\.?)\b"
+)
 # the IBANs every validator's documentation uses
 EXAMPLE_IBANS = frozenset(
     {
