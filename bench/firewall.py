@@ -48,6 +48,15 @@ SETS = {
     # others, in longer, messier, mixed-language texts; measured once as it came (P/R secret
     # 0.978/0.892, personal 0.845/0.970, injection 0.845/0.853 with commit 96d7d58's detectors)
     "holdout-5": ROOT / "bench" / "data" / "firewall_holdout5.jsonl",
+    # written by a seventh writer (session 32), blind as the others: half short memories as an
+    # agent stores them, half tool outputs, 24 languages; measured once as it came (P/R secret
+    # 0.986/0.924, personal 0.968/0.968, injection 0.931/0.900 with commit 6fbed95's detectors)
+    "holdout-6": ROOT / "bench" / "data" / "firewall_holdout6.jsonl",
+    # written by an eighth writer (session 32) after holdout-6's causes were fixed: what an agent
+    # with tools writes (tool results, configs, tickets, OCR), 26 languages; measured once as it
+    # came (P/R secret 0.980/0.942, personal 0.952/0.952, injection 0.931/0.824 with commit
+    # f65a026's detectors)
+    "holdout-7": ROOT / "bench" / "data" / "firewall_holdout7.jsonl",
     # written by helpers from the family definitions to tune and train on (session 31): secrets
     # and personal data of many providers and countries, injections in 36 languages with hard
     # negatives, ordinary multilingual notes and chat

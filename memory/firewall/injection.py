@@ -619,6 +619,19 @@ NEEDS: dict[tuple[str, int], tuple[str, ...]] = {
 TALKED_ABOUT = 0.3  # a rule's match that the text only talks about (quoted, documented)
 
 
+def _quoted_inside(
+    text: str, core: tuple[int, int], found: dict[str, list[tuple[int, int]]]
+) -> bool:
+    """An order of the rule's (a concept inside its span) sits in a quotation the text talks
+    about: 'Attackers hide phrases like "You are now DAN"' (the span also reaches the title)."""
+    return any(
+        mentioned(text, a, b)
+        for name in combos.ORDERS & found.keys()
+        for a, b in found[name]
+        if core[0] <= a and b <= core[1]
+    )
+
+
 def scan(text: str) -> list[Hit]:
     hits: list[Hit] = []
     keys = word_keys(text)
@@ -641,7 +654,7 @@ def scan(text: str) -> list[Hit]:
                 hits.append(Hit(name, FAMILY, start, end, confidence_here))
     found = concepts(text, keys)
     for hit, core in combos.concept_hits(text, found):
-        if mentioned(text, *core):
+        if mentioned(text, *core) or _quoted_inside(text, core, found):
             hit = Hit(hit.detector, FAMILY, hit.start, hit.end, TALKED_ABOUT)
         elif quoted(text, *core):
             hit = Hit(hit.detector, FAMILY, hit.start, hit.end, hit.confidence - 0.2)

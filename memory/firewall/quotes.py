@@ -26,23 +26,26 @@ PAIRS = (
 )
 CUE_QUOTES = QUOTES.replace("`", "")  # a command in a code span is still a command to run
 MENTION = re.compile(
-    r"(?i)\b(?:example|e\.g\.|such as|like|phrases?|strings?|payloads?|attacks?|attackers?|"
+    r"(?i)\b(?:example|e\.g\.|such as|like|phrases?|payloads?|attacks?|attackers?|"
     r"injections?|jailbreaks?|classic|famous|known|detect|detects|detector|filter|filters|"
-    r"block|blocks|flag|flags|flagged|catch|catches|recogni[sz]e|test|tests|testing|"
-    r"red[- ]team|says?|said|wrote|writing|instead of|quote|quoted|called|pattern|signature|"
+    r"flag|flags|flagged|catch|catches|recogni[sz]e|test|tests|testing|"
+    r"red[- ]team|says|saying|said|wrote|writing|instead of|quote|quoted|called|pattern|signature|"
     r"training|paper|"
-    r"article|talk|slides|rule|regex)\b"
+    r"article|talk|slides|rules?|regex)\b"
     # the same words elsewhere: injection, attack, phrase, such as, example
-    r"|(?i:injek\w*|injec[tț]\w*|inyecci\w*|iniezion\w*|inje[çc][ãa]o|iniekcj\w*|"
+    # (the names of the attack also end compounds: "promptinjectie", "Promptinjektion")
+    r"|(?i:injek\w*|injec[tț]\w*|inyecci\w*|iniezion\w*|inje[çc][ãa]o|iniekcj\w*)"
+    r"|(?<![^\W\d_])(?i:"
     r"wstrzykiw\w*|enjeksiyon\w*|suntikan|chèn|angriff\w*|angreifer\w*|attaque\w*|"
     r"attaquant\w*|ataque\w*|atacante\w*|attacc\w*|aanval\w*|atak\w*|útok\w*|"
     r"útočník\w*|saldır\w*|atac\w*|támad\w*|hyökkä\w*|angrep\w*|angreb\w*|"
     r"tấn công|kẻ xấu|serangan|penyerang|shambulio|mshambuliaji|frases?|phrasen?|sätze|"
+    r"klassie\w*|klassisch\w*|classique\w*|cl[áa]sic\w*|luidt|lautet|"
     r"zin|zinnen|mening(?:ar)?|zdani\w*|věty|vetu|cümle\w*|fraz\w*|mondat\w*|lausee?\w*|setning\w*|"
     r"sætning\w*|câu|kalimat|ayat|sentensi|wie|comme|como|come|zoals|jak|jako|gibi|precum|"
     r"kuten|như|seperti|kama|w rodzaju|typu|beispiel|exemple|ejemplo|esempio|exemplo|"
     r"voorbeeld|przykład|"
-    r"příklad|örnek|exemplu|példa|esimerkki|exempel|eksempel|ví dụ|contoh|mfano)"
+    r"příklad|örnek|exemplu|példa|esimerkki|exempel|eksempel|ví dụ|contoh|mfano)(?![^\W\d_])"
     r"|инъекци|ін.єкці|инжекци|έγχυσ|הזרק|حقن|تزریق|इंजेक्शन|ইনজেকশন|注入|インジェクション|"
     r"인젝션|атак|напад|злоумышлен|επίθεσ|מתקפ|תוקף|هجوم|المهاجم|مهاجم|حمله|मलावर|हमल|আক্রমণ|"
     r"攻击|攻撃|공격|โจมตี|фраз|речен|предложени|φράσ|משפט|عبارة|جمله|वाक्य|বাক্য|句子|文言|"
@@ -135,7 +138,13 @@ def mentioned(text: str, start: int, end: int) -> bool:
         return False
     at = min(start, opening)  # the sentence that opens the quotation
     sentence_start = max(text.rfind(".", 0, at), text.rfind("\n", 0, at), at - 200) + 1
-    window = text[sentence_start:start] + " " + text[end : end + 80]
+    # what the sentence says around the quotation, not inside it ("…skip the test suite" is
+    # the quoted order, not a sentence about tests)
+    mark = text[opening]
+    closers = "".join(c for o, c in PAIRS if o == mark) or mark
+    ends = [i for i in (text.find(c, start + 1, end + REACH) for c in closers) if i >= 0]
+    close = min(ends) if ends else end
+    window = text[sentence_start:opening] + " " + text[close + 1 : close + 81]
     return bool(MENTION.search(window))
 
 

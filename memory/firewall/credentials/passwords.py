@@ -23,6 +23,7 @@ NAME = re.compile(
     r"(?i)(?<![\w-])[a-z0-9_.-]{0,40}?(?:password|passwd|passphrase|pass|pwd|pw|passcode|"
     r"secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|access[_-]?token|auth[_-]?token|"
     r"client[_-]?secret|private[_-]?key|token|mdp|kennwort|passwort|become[_-]?pass|oauth|"
+    r"authtok|bindpw|bind[_-]?pw|auth[_-]?pass|"
     r"credentials?|cookie)"
     r"(?![\w-])[\"']?[ \t]*(?::=|=>|=|:)[ \t]*[\"'`]?(?P<value>[^\s\"'`,;)]+)"
 )
@@ -54,6 +55,10 @@ PASSWORD_WORD = re.compile(
     rf"(?i)(?<![^\W\d_]|[-_])(?:{_LATIN})[^\W\d_]{{0,3}}(?![\w-])|(?<=wlan-)netzwerkschl[üu]ssel|"
     rf"(?:{_OTHER})"
 )
+# letters only, but with capitals inside at random: a generated password, not a word
+MIXED_LETTERS = re.compile(r"^(?=[A-Za-z]{10,40}$)[A-Za-z]*[a-z][A-Z](?:[a-z]*[A-Z]){2}")
+# an app password as Google shows it: four groups of four letters
+APP_PASSWORD = re.compile(r"[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}(?![\w])")
 # "brick-body-absurd-advance": a passphrase of words, after the word for it
 PASSPHRASE = re.compile(r"^[^\W\d_]{3,}(?:-[^\W\d_]{3,}){3,}$")
 # a token after the word: anything up to a space or a quote or punctuation of the line
@@ -106,6 +111,7 @@ CONTEXT = re.compile(
     r"u[żz]ytkownik|u[žz]ivatel|anv[äa]ndare|bruker|k[äa]ytt[äa]j[äa]|kullan[ıi]c[ıi]|"
     r"ログイン|登录|登入|로그인|账号|帳號|아이디|логин|пользовател|учётн|учетн)(?![^\W\d_])"
 )
+USER_AT_HOST = re.compile(r"^[a-z0-9][\w.\-]{2,}@[a-z0-9][a-z0-9.\-]{2,}$")
 # a password's usual shape among words: letters, a symbol, digits ("Sunflower&2013")
 _CHARS = r"[A-Za-z0-9!@#$%^&*?~_\-.]"
 STANDALONE = re.compile(
@@ -128,6 +134,11 @@ CODE_WORDS = re.compile(
     r"h[äa]lytyskoodi|kap[ıi] [şs]ifresi|kod pintu|m[ãa] c[ửu]a|kombination|combination|"
     r"combo|combinación|combinazione|combinação|szyfr|kombinace|şifre kombinasyonu|"
     r"(?:the |door |gate )?code is|koden (?:är|er|dit är)|code lautet|le code est|el código es|"
+    r"s[äa]kerhetskod|sikkerhedskode|sikkerhetskode|turvakoodi|sicherheitscode|"
+    r"code confidentiel|code secret|c[óo]digo secreto|codice segreto|geheimcode|geheimzahl|"
+    r"(?:puerta|portal|port[óo]n|porta|porte|door|gate)\s+\w+\s+(?:c[óo]digo|code|codice)|"
+    r"(?:alarm[ae]?|alarme)\s*:?\s*(?:desactivar|disarm|deactivate|d[ée]sactiver|disattivare|"
+    r"entsch[äa]rfen|unscharf|desativar)\s+(?:con|with|avec|mit|com)|"
     r"il codice è|o código é|kod to|kód je|portkoden|dörrkoden|porttikoodi|kodlåset)"
     r"(?![^\W\d_])|暗証番号|门禁密码|הקוד ל|קוד הכניסה|קוד האזעקה|"
     r"門禁密碼|密码锁|도어락|현관 비밀번호|код (?:двери|домофона|подъезда|от)|кодовый замок"
@@ -140,6 +151,10 @@ CODE_VALUE = re.compile(
 
 def assignments(text: str) -> Iterator[Hit]:
     for match in NAME.finditer(text):
+        app = APP_PASSWORD.match(text, match.start("value"))
+        if app:
+            yield Hit(DETECTOR, FAMILY, app.start(), app.end(), 0.85)
+            continue
         confidence = looks_secret(match.group("value"))
         if confidence:
             yield Hit(DETECTOR, FAMILY, *match.span("value"), confidence)
@@ -205,6 +220,12 @@ def prose(text: str) -> Iterator[Hit]:
                 confidence = looks_secret(match.group())
                 if words is PASSWORD_WORD and PASSPHRASE.match(match.group()):
                     confidence = max(confidence, 0.75)
+                if words is PASSWORD_WORD and MIXED_LETTERS.match(match.group()):
+                    confidence = max(confidence, 0.6)  # "lilAwOvanhsBAJ"
+                if words is PASSWORD_WORD and APP_PASSWORD.match(text, match.start()):
+                    end = APP_PASSWORD.match(text, match.start()).end()  # type: ignore[union-attr]
+                    yield Hit(DETECTOR, FAMILY, match.start(), end, 0.85)
+                    break
                 if confidence >= least:
                     yield Hit(DETECTOR, FAMILY, *match.span(), confidence)
                     break
@@ -238,6 +259,8 @@ def pairs_and_shapes(text: str) -> Iterator[Hit]:
         if confidence >= 0.75:
             yield Hit(DETECTOR, FAMILY, *match.span("value"), confidence)
     for match in STANDALONE.finditer(text):
+        if USER_AT_HOST.match(match.group()):
+            continue  # "ci-runner@build-5": an account on a machine
         if looks_secret(match.group()) >= 0.85:
             yield Hit("password_shape", FAMILY, *match.span(), 0.6)
 

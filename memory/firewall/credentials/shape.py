@@ -40,6 +40,8 @@ TERMS = re.compile(
     r"wpa[23]?(?:-(?:psk|personal|enterprise|sae))?|tls1\.[0-3]|oauth2?|saml2?|fido2|webauthn|"
     r"totp|hotp|2fa|mfa)$"
 )
+# a class or function name, "DefaultAzureCredential", "getAccessToken"
+IDENTIFIER = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+){2,}$")
 # a person's password of words and digits, "Quartz.otter540", not an attribute ("np.float64")
 HUMAN = re.compile(r"^[A-Z][a-z]+\.[a-z]+\d{3,}$")
 # a file name, a dotted version or a domain: "config.yaml", "v2.4.1", "example.com"
@@ -92,7 +94,7 @@ def looks_secret(value: str) -> float:
         and (len(value) < 12 or entropy(value) < 3.5 or "(" in value or CHAIN.match(value))
         and not HUMAN.match(value)
     )
-    if code or TERMS.match(value):
+    if code or TERMS.match(value) or IDENTIFIER.match(value):
         return 0.0
     if code or LINK.match(value) or DOTTED.match(value) or TEMPLATE.search(value):
         return 0.0

@@ -211,6 +211,8 @@ PROVIDERS: dict[str, list[tuple[re.Pattern[str], float]]] = {
     ),
     "connection_string_password": _shapes(
         (r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:([^\s@/]{3,})@[\w.\-]+", 0.95),
+        # a password holding a bare "@" (to the last "@" before the host)
+        (r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:([^\s/]{3,60}@[^\s@/]{1,60})@[\w\-]+\.[\w.\-]+", 0.9),
         (r"(?i)\bjdbc:[^\s]{0,120}?[:/@]\w+/([^\s/@]{4,})@", 0.9),
         (r"(?i)(?:^|;|\")\s*(?:password|pwd)\s*=\s*([^;\"'\s]{4,})", 0.9),
         (r"(?m)^[\w.\-*]+:(?:\d+|\*):[\w*\-]+:[\w*\-]+:(\S{4,})$", 0.85),
@@ -302,14 +304,10 @@ def public_spans(text: str) -> list[tuple[int, int]]:
 def _documented(text: str, start: int, end: int, value: str) -> bool:
     """A test-mode or sample key that the sentence around it says is documentation."""
     sentence = text[max(0, start - 120) : end + 120]
-    said = DOCUMENTED.search(sentence)
-    if said is None:
+    said = {match.group().lower() for match in DOCUMENTED.finditer(sentence)}
+    if not said:
         return False
-    return bool(TEST_MODE.search(value)) or said.group().lower() in (
-        "sample",
-        "example",
-        "debugger",
-    )
+    return bool(TEST_MODE.search(value)) or bool(said & {"sample", "example", "debugger"})
 
 
 # every shape above is a run of 12+ token characters, but for these (which may be short)
@@ -388,9 +386,30 @@ def named_tokens(text: str) -> Iterator[Hit]:
             break
 
 
+# a key in a link's query ("…/weather?q=Lisbon&appid=5bfb7d…") or given to a client's
+# constructor ("cohere.ClientV2("OlbW…")")
+QUERY_KEY = re.compile(
+    r"(?i)[?&](?:appid|app_key|api_?key|apikey|key|access_?token|token|auth_?token|auth|"
+    r"client_?secret|secret|password|pwd)=([A-Za-z0-9_\-.~%]{16,200})"
+)
+CLIENT_KEY = re.compile(
+    r"\b\w*Client\w*\(\s*(?:api_?key\s*=\s*|token\s*=\s*)?[\"']([A-Za-z0-9_\-]{20,120})[\"']"
+)
+
+
+def passed_keys(text: str) -> Iterator[Hit]:
+    for pattern in (QUERY_KEY, CLIENT_KEY):
+        for match in pattern.finditer(text):
+            value = match.group(1)
+            if not random_token(value) or _documented(text, *match.span(1), value):
+                continue
+            yield Hit("named_token", FAMILY, *match.span(1), 0.8)
+
+
 def scan(text: str) -> Iterator[Hit]:
     yield from shapes(text)
     yield from named_tokens(text)
+    yield from passed_keys(text)
 
 
 DETECTORS = sorted({*LIBRARY, *PROVIDERS, "named_token"})

@@ -23,6 +23,11 @@ EMAIL = re.compile(
     r"(?:(?<=mailto:)|(?<![\w.+\-/:]))[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}"
     r"[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b"
 )
+# an address written into a link's user part, "https://carmen.ibanez%40gmail.com:pw@host"
+ENCODED_EMAIL = re.compile(
+    r"(?<=://)[A-Za-z0-9][A-Za-z0-9._+\-]{0,63}%40[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*"
+    r"\.[A-Za-z]{2,24}(?=[:@/])"
+)
 # git@host:owner/repo and noreply-style machine addresses are addresses of services
 SERVICE_LOCAL = frozenset({"git", "noreply", "no-reply", "donotreply", "mailer-daemon"})
 # cloud service accounts and forge relays: machines, not people
@@ -42,9 +47,12 @@ _ROLES = (
     r"partner-docs|vendor|vendors|procurement|purchasing|logistics|shipping|returns|"
     r"customer-service|customerservice|kundenservice|buchhaltung|verwaltung|ops|devops|"
     r"oncall|on-call|noc|soc|svc|bot|robot|system|sync|collect|upload|inbox|finance-review|"
-    r"audit|review|compliance|exfil|drop|dump|harvest"
+    r"audit|review|compliance|exfil|drop|dump|harvest|care|ayuda|soporte|atencion|hilfe|aide|"
+    r"assistenza|suporte|contato|contacto|kontakt|releases?|enquiries|inquiries"
 )
-ROLE_LOCAL = re.compile(rf"(?i)^(?:(?:{_ROLES})(?:[._-](?:{_ROLES}|\w{{1,12}}))*|svc[._-]\S+)$")
+ROLE_LOCAL = re.compile(
+    rf"(?i)^(?:(?:{_ROLES})(?:[._-](?:{_ROLES}|\w{{1,12}}))*|svc[._-]\S+|[\w.\-]+[._-]bot)$"
+)
 # the domains reserved for examples (RFC 2606): a placeholder in documentation, or a writer's
 # stand-in for a real mailbox (an attacker's drop box in a quoted attack)
 RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)example\.(?:com|org|net)$|\.(?:example|test|invalid)$")
@@ -80,6 +88,10 @@ def emails(text: str) -> Iterator[Hit]:
                 continue
             confidence = 0.6
         yield Hit("email", FAMILY, *match.span(), confidence)
+    for match in ENCODED_EMAIL.finditer(text):
+        local = match.group().partition("%40")[0]
+        if not ROLE_LOCAL.match(local) and local.lower() not in SERVICE_LOCAL:
+            yield Hit("email", FAMILY, *match.span(), 0.85)
 
 
 # a word that says "phone number" or "reach me", in the languages people write here; Latin
@@ -127,13 +139,25 @@ NOT_PHONE_SHAPE = re.compile(r"^\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}$|^(?:19|20)\d{2}
 # a key's fingerprint, a meter, a device, an order or a parcel: numbers that are not phones
 NOT_PHONE = re.compile(
     r"(?i)\b(?:fingerprint|imei|serial|meter|odometer|isbn|issn|ean|order|tracking|parcel|"
-    r"shipment|waybill|invoice|bestell\w*|sendung\w*|commande|colis|suivi|pedido|seguimiento|"
+    r"shipment|waybill|invoice|gtin|upc|lot|bestell\w*|sendung\w*|commande|colis|suivi|pedido|seguimiento|"
     r"rastreio|encomenda|ordine|spedizione|bestelling|zending|zamówieni\w*|przesyłk\w*|"
     r"objednávk\w*|zásilk\w*|sipariş\w*|kargo|takip|comand\w*|rendelés\w*|tilaus\w*|"
     r"beställning\w*|sporing\w*|đơn hàng|vận đơn|pesanan|resi|pratica|protocollo|"
-    r"fascicolo|expediente|aktenzeichen|dossier|2fa|mfa|otp|backup|one-time)\b|заказ|трек|посылк|"
+    r"fascicolo|expediente|aktenzeichen|dossier)\b|заказ|трек|посылк|"
     r"отслежив|замовлен|παραγγελ|הזמנה|מעקב|طلب|التتبع|الشحنة|سفارش|रिफंड|ऑर्डर|"
     r"注文|問い合わせ番号|追跡|伝票|订单|訂單|运单|快递单|物流单|주문|운송장|송장|คำสั่งซื้อ|พัสดุ"
+)
+# a company's published line, not a person's
+ORGANISATION_LINE = re.compile(
+    r"(?i)\b(?:(?:press|media) (?:line|office|enquiries|inquiries)|switchboard|main line|"
+    r"reception|front desk|customer (?:service|care|support)|support line|helpline|"
+    r"service line|centralita|standard t[ée]l[ée]phonique|zentrale|kundenservice|"
+    r"atenci[óo]n al cliente|servicio al cliente|service client|servizio clienti)\b"
+)
+# a code's label before the number on its line: a one-time, backup or verification code, a PIN
+CODE_LABEL = re.compile(
+    r"(?i)(?<![^\W\d_])(?:code|codes|c[óo]digo|codice|kod|kode|koodi|pin|otp|2fa|mfa|totp|"
+    r"verification|verifizierung|vérification|verificaci[óo]n)(?![^\W\d_])[^\n\d]{0,20}[:=：]\s*$"
 )
 # "(1837-1901)", "2011-2015": a span of years; "16.34 15.99": decimals in a row
 YEARS = re.compile(r"^\(?(?:1[0-9]|20)\d{2}\s?[-–]\s?(?:1[0-9]|20)\d{2}\)?$")
@@ -246,6 +270,10 @@ def phones(text: str) -> Iterator[Hit]:
             continue
         if NOT_PHONE.search(text[max(0, start - 40) : start]):
             continue
+        if ORGANISATION_LINE.search(text[max(0, start - 60) : start]):
+            continue  # "call our media line +1 (415) 555-0132": a company's number
+        if CODE_LABEL.search(text[max(text.rfind("\n", 0, start) + 1, start - 60) : start]):
+            continue  # "código 2FA de backup: 72523872": a code, on a line that says so
         confidence = _confidence(text, start, end, raw, worded)
         if confidence:
             yield Hit("phone", FAMILY, start, end, confidence)

@@ -33,6 +33,7 @@ from stdnum.fi import hetu
 from stdnum.fr import nir
 from stdnum.gb import nhs
 from stdnum.gr import amka
+from stdnum.gr import vat as gr_vat
 from stdnum.hr import oib
 from stdnum.ie import pps
 from stdnum.il import idnr as il_idnr
@@ -384,6 +385,17 @@ GOVERNMENT: dict[str, IdRule] = {
     ),
     "de_health_insurance": (_shape(r"\b[A-Z]\d{9}\b"), _always, WORDS["health"]),
     "sa_national_id": (_shape(r"\b[12]\d{9}\b"), luhn.is_valid, NATIONAL),
+    "ng_bvn": (
+        _shape(r"\b\d{11}\b"),
+        _always,
+        _words(r"bvn\b", "bank verification number", r"nin\b", "national identification number"),
+    ),
+    "gr_afm": (_shape(r"\b\d{9}\b"), gr_vat.is_valid, _words("ΑΦΜ", "Α.Φ.Μ", r"afm\b")),
+    "gr_id_card": (
+        re.compile(r"(?<![\w])[Α-Ω]{1,2} ?\d{6}(?!\d)"),
+        _always,
+        _words("ταυτότητ", "δελτίο", "δελτίου", "ΑΔΤ", "Α.Δ.Τ"),
+    ),
     "ru_snils": (_shape(r"\b\d{3}-\d{3}-\d{3}[ -]\d{2}\b"), _ru_snils, None),
 }
 
@@ -442,7 +454,11 @@ def government_ids(text: str) -> Iterator[Hit]:
                 continue  # "SN-20240317-0042": part of a serial
             if DATE_DIGITS.match(value):
                 continue  # "Build 20260401": a date written as digits
-            named = near(text, start, end, words, reach=60) if words is not None else False
+            named = (
+                near(text, start, end, words, reach=60) or _labelled(text, start, words)
+                if words is not None
+                else False
+            )
             if words is not None and not named:
                 continue  # nine bare digits are nobody's id until a word names one
             try:
@@ -455,8 +471,19 @@ def government_ids(text: str) -> Iterator[Hit]:
                 yield Hit(name.removesuffix("_bare"), FAMILY, start, end, 0.9 if ok else 0.75)
 
 
+def _labelled(text: str, start: int, words: re.Pattern[str]) -> bool:
+    """The value follows a label that names it, "Steuerliche Identifikationsnummer des Mieters
+    für die Nebenkostenabrechnung: 97 865 224 132" (the label's words on its line, before the
+    colon)."""
+    line_start = max(text.rfind("\n", 0, start) + 1, start - 160)
+    head = text[line_start:start]
+    colon = max(head.rfind(":"), head.rfind("："))
+    return colon >= 0 and not head[colon + 1 :].strip() and bool(words.search(head[:colon]))
+
+
 # a passport's machine-readable zone: "P<GBRHARGREAVES<<OLIVIA<ROSE<<<…", then its number line
-MRZ = re.compile(r"\bP[A-Z<][A-Z]{3}[A-Z<]{20,}\n?[A-Z0-9<]{9}\d[A-Z]{3}\d{6}")
+# (Germany's code is "D<<")
+MRZ = re.compile(r"\bP[A-Z<][A-Z<]{3}[A-Z<]{20,}\n?[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}")
 
 
 def documents(text: str) -> Iterator[Hit]:

@@ -54,9 +54,11 @@ TEST_CARD_WORDS = re.compile(
     r"testkarte\w*|carte de test|tarjeta de prueba|carta di test|cartão de teste|testowa|"
     r"testovací)\b|テスト|测试|測試|테스트|тестов"
 )
-NOT_CARD = re.compile(
-    r"(?i)\b(?:imei|serial|tracking|device|meid|iccid|part (?:number|no\.?|#)|p/n|sku|"
-    r"oem|article|artikel\w*|ean|gtin|barcode|order|invoice|ticket|reference|ref\.?)\b"
+NOT_CARD = re.compile(r"(?i)\b(?:imei|serial|tracking|device|meid|iccid)\b")
+# named just before the number: a part, an article, an order
+NOT_CARD_NEAR = re.compile(
+    r"(?i)\b(?:part (?:number|no\.?|#)|p/n|sku|oem|article|artikel\w*|ean|gtin|barcode|"
+    r"order|invoice|reference|ref\.?)\b"
 )
 # the IBANs every validator's documentation uses
 EXAMPLE_IBANS = frozenset(
@@ -89,7 +91,7 @@ BR_ACCOUNT = re.compile(
     r"(?P<account>\d{3,12}-?[\dxX])"
 )
 US_ACCOUNT = re.compile(
-    r"(?i)\b(?:routing|aba|rtn)\b[^\n\d]{0,25}(?P<routing>\d{9})\b[^\n\d]{0,40}?"
+    r"(?i)\b(?:routing|aba|rtn)\b[^\n\d]{0,25}(?P<routing>\d{9})\b[^\d]{0,40}?"
     r"\b(?:account|acct)\b[^\n\d]{0,20}(?P<account>\d{6,17})\b"
 )
 UK_ACCOUNT = re.compile(
@@ -124,6 +126,13 @@ def cards(text: str) -> Iterator[Hit]:
             continue  # a page about testing payments lists the processors' test cards
         if NOT_CARD.search(text[max(0, match.start() - 60) : match.start()]):
             continue
+        before = text[max(0, match.start() - 40) : match.start()]
+        if NOT_CARD_NEAR.search(before[-25:]) and not CARD_WORDS.search(before):
+            continue
+        if text[match.start() - 1 : match.start()] in ("/", ":") or text[
+            match.end() : match.end() + 1
+        ] in ("/", ":"):
+            continue  # "2/2300345551111919/4062951901905002:…": part of a token
         if CARD_PREFIX.match(digits) or near(text, *match.span(), CARD_WORDS):
             yield Hit("payment_card", FAMILY, *match.span(), 0.9)
 
@@ -151,7 +160,17 @@ def _clabe(value: str) -> bool:
     return (10 - total % 10) % 10 == int(value[17])
 
 
+# Japan: "ゆうちょ銀行 記号 14952 番号 67642917", "口座番号 1234567"
+JP_ACCOUNT = re.compile(
+    r"記号[\s：:]*(?P<mark>\d{5})[\s、,]*番号[\s：:]*(?P<account>\d{6,8})|"
+    r"口座番号[\s：:]*(?P<account2>\d{7,8})(?!\d)"
+)
+
+
 def accounts(text: str) -> Iterator[Hit]:
+    for match in JP_ACCOUNT.finditer(text):
+        group = "account" if match.group("account") else "account2"
+        yield Hit("bank_account", FAMILY, *match.span(group), 0.85)
     for match in PL_NRB.finditer(text):
         if iban.is_valid("PL" + match.group().replace(" ", "")):
             yield Hit("bank_account", FAMILY, *match.span(), 0.9)
