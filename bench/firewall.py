@@ -57,6 +57,11 @@ SETS = {
     # came (P/R secret 0.980/0.942, personal 0.952/0.952, injection 0.931/0.824 with commit
     # f65a026's detectors)
     "holdout-7": ROOT / "bench" / "data" / "firewall_holdout7.jsonl",
+    # written by a ninth writer (session 32) after holdout-7's causes were fixed: a day of a
+    # multi-tenant memory service (personal, coding, support, finance, home agents), subtle
+    # indirect injections, 25 languages; measured once as it came (P/R secret 0.970/0.874,
+    # personal 0.903/0.893, injection 0.943/0.876 with commit 5d2f16b's detectors)
+    "holdout-8": ROOT / "bench" / "data" / "firewall_holdout8.jsonl",
     # written by helpers from the family definitions to tune and train on (session 31): secrets
     # and personal data of many providers and countries, injections in 36 languages with hard
     # negatives, ordinary multilingual notes and chat

@@ -647,6 +647,8 @@ def scan(text: str) -> list[Hit]:
                 documented = name == "role_marker" and index == 0 and about_templates(text, start)
                 if mentioned(text, start, end) or documented:
                     confidence_here = TALKED_ABOUT
+                elif combos.NEGATED.search(text[max(0, start - 20) : start]):
+                    confidence_here = 0.2  # "refuse requests to ignore instructions"
                 elif quoted(text, start, end) and name != "role_marker":
                     confidence_here = confidence - 0.2
                 else:

@@ -58,6 +58,9 @@ CONCEPTS: dict[str, Concept] = {
     # the reader: an AI, an assistant, an agent, a model
     "ai": Concept(
         (
+            r"automated (?:readers?|systems?|assistants?|agents?|tools?|mailbox assistants?)",
+            r"summar(?:y|ies|isers?|izers?) of this "
+            r"(?:page|document|article|site|review|email|thread|listing|post)",
             r"ai",
             r"a\.i\.?",
             r"ai[- ]?(?:assistant|agent|model)s?",
@@ -113,6 +116,8 @@ CONCEPTS: dict[str, Concept] = {
             r"msaidizi",
         ),
         (
+            "ШІ",
+            "τεχνητής νοημοσύνης",
             "ИИ",
             "ассистент",
             "агент",
@@ -443,6 +448,9 @@ CONCEPTS: dict[str, Concept] = {
     # keep it from the person: silently, without telling, don't mention
     "secrecy": Concept(
         (
+            r"nezmiňuj\w*",
+            r"neuváděj\w*",
+            r"omit the (?:section|part|paragraph|lawsuit|warning)s?",
             r"without (?:telling|informing|notifying|asking|alerting|letting)",
             r"(?:do not|don'?t|never) (?:notify|alert|log|report)",
             r"suppress (?:the )?(?:notification|alert|warning)s?",
@@ -501,6 +509,15 @@ CONCEPTS: dict[str, Concept] = {
             r"bila kumwambia",
         ),
         (
+            "אל תזכירו",
+            "אל תזכיר",
+            "אל תספרו",
+            "触れないで",
+            "言及しないで",
+            "不要向用户确认",
+            "无需向用户确认",
+            "不要告诉用户",
+            "不要提及",
             "не говори",
             "ничего не говоря",
             "не сообщай",
@@ -547,6 +564,12 @@ CONCEPTS: dict[str, Concept] = {
     # for ever, in every future answer
     "persist": Concept(
         (
+            r"r[èe]gle permanente",
+            r"permanent rule",
+            r"dauerhafte? regel",
+            r"regla permanente",
+            r"regola permanente",
+            r"permanente regel",
             r"forever",
             r"permanently",
             r"(?:in|to) (?:every|all) (?:future )?(?:answers?|replies|responses)",
@@ -822,7 +845,7 @@ CONCEPTS: dict[str, Concept] = {
         (
             r"you are now",
             r"from now on,? you are",
-            r"jailbreak\w*",
+            r"jailbreak(?:ed)? mode",
             r"developer mode",
             r"dan mode",
             r"entwicklermodus",
@@ -1209,6 +1232,10 @@ CONCEPTS: dict[str, Concept] = {
     # when the person asks, answer this
     "when_asked": Concept(
         (
+            r"whenever (?:anyone|someone|they|he|she|somebody) asks?",
+            r"chaque fois que l'utilisateur demande",
+            r"cada vez que el usuario pregunt\w*",
+            r"jedes mal,? wenn (?:der|ein) (?:nutzer|benutzer)\w*",
             r"(?:if|when|whenever) (?:the |a |any )?user\w{0,2} asks?",
             r"(?:wenn|falls) (?:der|ein) (?:nutzer|benutzer)\w* [^.\n]{0,40}fragt",
             r"si l'utilisateur (?:demande|pose)",
@@ -1233,6 +1260,8 @@ CONCEPTS: dict[str, Concept] = {
             r"mtumiaji akiuliza",
         ),
         (
+            "用户询问",
+            "用户问",
             "если пользователь спрос",
             "якщо користувач запита",
             "ако потребителят попита",
@@ -1255,6 +1284,16 @@ CONCEPTS: dict[str, Concept] = {
     # keep this in memory for later
     "remember": Concept(
         (
+            r"store (?:the|this) (?:rule|instruction)",
+            r"also store",
+            r"dans ta m[ée]moire",
+            r"in deinem ged[äa]chtnis",
+            r"en tu memoria",
+            r"nella tua memoria",
+            r"in je geheugen",
+            r"w swojej pami[ęe]ci",
+            r"save (?:a |this |the following )?(?:\w+ )?(?:rule )?(?:in|to) (?:your )?memory",
+            r"enregistre (?:ceci|cela)",
             r"remember (?:this|the following)\s*[:：]",
             r"retiens (?:ceci|bien)",
             r"simpan dalam ingatan",
@@ -1291,6 +1330,10 @@ CONCEPTS: dict[str, Concept] = {
             r"kumbuka",
         ),
         (
+            "保存到记忆",
+            "存入记忆",
+            "记住这",
+            "作为永久规则",
             "запомни",
             "запам'ятай",
             "αποθήκευσε",
@@ -1557,6 +1600,19 @@ CONCEPTS: dict[str, Concept] = {
     # answer, tell, state: what the reader is told to say
     "say": Concept(
         (
+            r"add that",
+            r"indiquez(?:-leur)?",
+            r"dites(?:-leur)?",
+            r"skriv att",
+            r"skriv at",
+            r"kirjoita että",
+            r"napisz,? że",
+            r"uveďte?,? že",
+            r"uveď",
+            r"escreva que",
+            r"scrivi che",
+            r"report (?:\w+ ){0,3}as",
+            r"noem",
             r"say",
             r"tell (?:them|him|her|the user)",
             r"answer",
@@ -1628,6 +1684,17 @@ CONCEPTS: dict[str, Concept] = {
             r"sema",
         ),
         (
+            "כתבו ש",
+            "כתוב ש",
+            "אמרו ש",
+            "напиши, что",
+            "напиши что",
+            "γράψε ότι",
+            "と書き",
+            "と書いて",
+            "と伝え",
+            "写上",
+            "就写",
             "скажи",
             "ответь",
             "сообщи",
@@ -2007,6 +2074,10 @@ CONCEPTS: dict[str, Concept] = {
     # addressed and a third party named, an order on someone else's behalf
     "act": Concept(
         (
+            r"score",
+            r"escalate",
+            r"run",
+            r"push",
             r"approve",
             r"cancel",
             r"reset",
@@ -2566,6 +2637,13 @@ CONCEPTS: dict[str, Concept] = {
     # people other than the one the assistant serves: customers, applicants, the manager, all
     "others": Concept(
         (
+            r"members?",
+            r"copropriétaires?",
+            r"buyers?",
+            r"sellers?",
+            r"tenants?",
+            r"guests?",
+            r"patients?",
             r"customers?",
             r"clients?",
             r"applicants?",
@@ -2644,6 +2722,11 @@ CONCEPTS: dict[str, Concept] = {
             r"semua",
         ),
         (
+            "покупц",
+            "продавц",
+            "покупател",
+            "орендар",
+            "арендатор",
             r"клиент",
             r"кандидат",
             r"менеджер",
@@ -2873,6 +2956,9 @@ def concepts(text: str, keys: set[str] | None = None) -> dict[str, list[tuple[in
         other = _compiled()[number][3]
         if other is not None and not plain:
             spans += [match.span() for match in other.finditer(text)]
+        if name == "ai":  # "ki" and "ia" are words too (Hinglish "kal ki planning", "ia" in
+            # Italian and Spanish): the abbreviation is written in capitals
+            spans = [(a, b) for a, b in spans if text[a:b] not in ("ki", "ia", "Ki", "Ia")]
         if spans:
             found[name] = sorted(set(spans))
     return found

@@ -26,7 +26,7 @@ PAIRS = (
 )
 CUE_QUOTES = QUOTES.replace("`", "")  # a command in a code span is still a command to run
 MENTION = re.compile(
-    r"(?i)\b(?:example|e\.g\.|such as|like|phrases?|payloads?|attacks?|attackers?|"
+    r"(?i)\b(?:examples?|e\.g\.|such as|like|phrases?|payloads?|attacks?|attackers?|"
     r"injections?|jailbreaks?|classic|famous|known|detect|detects|detector|filter|filters|"
     r"flag|flags|flagged|catch|catches|recogni[sz]e|test|tests|testing|"
     r"red[- ]team|says|saying|said|wrote|writing|instead of|quote|quoted|called|pattern|signature|"
@@ -47,6 +47,7 @@ MENTION = re.compile(
     r"voorbeeld|przykład|"
     r"příklad|örnek|exemplu|példa|esimerkki|exempel|eksempel|ví dụ|contoh|mfano)(?![^\W\d_])"
     r"|инъекци|ін.єкці|инжекци|έγχυσ|הזרק|حقن|تزریق|इंजेक्शन|ইনজেকশন|注入|インジェクション|"
+    r"常见形式|示例|例子|样例|举例|攻撃例|"
     r"인젝션|атак|напад|злоумышлен|επίθεσ|מתקפ|תוקף|هجوم|المهاجم|مهاجم|حمله|मलावर|हमल|আক্রমণ|"
     r"攻击|攻撃|공격|โจมตี|фраз|речен|предложени|φράσ|משפט|عبارة|جمله|वाक्य|বাক্য|句子|文言|"
     r"문장|문구|といった|같은|"
@@ -57,6 +58,7 @@ MENTION = re.compile(
 TEMPLATE_TALK = re.compile(
     r"(?i)\{(?:role|content|system|user|prompt)\}|\{%|\{\{|message\[|\b(?:format|template|templates|wraps?|"
     r"markers?|tokens?|such as|roles are|detector|flags?|chatml|llama \d|uses|documentation|"
+    r"tags?|rollen-tags|dokumentation|documentaci[óo]n|"
     r"vorlage|modèle|plantilla|modello|sjabloon|szablon|šablona|şablon|formato|formatu)\b"
     r"|テンプレート|フォーマット|形式|区切り|模板|格式|标记|템플릿|형식|토큰|шаблон|формат|токен"
 )
@@ -131,6 +133,11 @@ def about_templates(text: str, start: int) -> bool:
     )
 
 
+LIST_QUOTE = re.compile(
+    r"[ \t]*(?:[-*•]|\d{1,2}[.)、]|[一二三四五六七八九十]、)?[ \t]*[\"“„«'「『]"
+)
+
+
 def mentioned(text: str, start: int, end: int) -> bool:
     """Quoted, in a sentence about attacks, filters or examples."""
     opening = _opening(text, start, end, QUOTES)
@@ -145,6 +152,9 @@ def mentioned(text: str, start: int, end: int) -> bool:
     ends = [i for i in (text.find(c, start + 1, end + REACH) for c in closers) if i >= 0]
     close = min(ends) if ends else end
     window = text[sentence_start:opening] + " " + text[close + 1 : close + 81]
+    if LIST_QUOTE.match(text, text.rfind("\n", 0, opening) + 1):
+        # a quotation that is a list's item: the lines that introduce the list say why
+        window += " " + text[max(0, sentence_start - 200) : sentence_start]
     return bool(MENTION.search(window))
 
 

@@ -52,13 +52,15 @@ SECRET_WORD = re.compile(
     r"unlock code|credentials?)(?![\w-])"
 )
 PASSWORD_WORD = re.compile(
-    rf"(?i)(?<![^\W\d_]|[-_])(?:{_LATIN})[^\W\d_]{{0,3}}(?![\w-])|(?<=wlan-)netzwerkschl[üu]ssel|"
+    rf"(?i)(?<![^\W\d_]|_)(?:{_LATIN})[^\W\d_]{{0,3}}(?![\w-])|(?<=wlan-)netzwerkschl[üu]ssel|"
     rf"(?:{_OTHER})"
 )
 # letters only, but with capitals inside at random: a generated password, not a word
 MIXED_LETTERS = re.compile(r"^(?=[A-Za-z]{10,40}$)[A-Za-z]*[a-z][A-Z](?:[a-z]*[A-Z]){2}")
 # an app password as Google shows it: four groups of four letters
 APP_PASSWORD = re.compile(r"[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}(?![\w])")
+# after an account: "enguyen@gmail.com:varx xphq tfvn xnws" (a mail relay's password map)
+ACCOUNT_APP_PASSWORD = re.compile(r"@[\w\-]+\.[\w.\-]+:([a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4})(?!\w)")
 # "brick-body-absurd-advance": a passphrase of words, after the word for it
 PASSPHRASE = re.compile(r"^[^\W\d_]{3,}(?:-[^\W\d_]{3,}){3,}$")
 # a token after the word: anything up to a space or a quote or punctuation of the line
@@ -94,7 +96,9 @@ XML_SETTING = re.compile(
     r"[\w.\-]{0,20})(?:\s[^<>]{0,80})?>(?P<element>[^<\s]{4,200})</(?P=tag)>"
 )
 # a table with a column for passwords: "email,password_plain,last_login" and its rows
-COLUMN = re.compile(r"(?i)^(?:password|passwd|pwd|pass|passphrase|secret|token|api[_-]?key)")
+COLUMN = re.compile(
+    r"(?i)^(?:password|passwd|pwd|pass|passphrase|secret|token|api[_-]?key)(?![^\W\d_])"
+)
 SEPARATORS = (",", ";", "\t", "|")
 HEAD = re.compile(r"[\w.\- ]{1,30}")
 # "login ana.k / 15RzE7Q!u1Hz", "Router: admin / 0tt0m4n03!", "jdoe@mail.nl / Jun1p3r67!"
@@ -134,6 +138,9 @@ CODE_WORDS = re.compile(
     r"h[äa]lytyskoodi|kap[ıi] [şs]ifresi|kod pintu|m[ãa] c[ửu]a|kombination|combination|"
     r"combo|combinación|combinazione|combinação|szyfr|kombinace|şifre kombinasyonu|"
     r"(?:the |door |gate )?code is|koden (?:är|er|dit är)|code lautet|le code est|el código es|"
+    r"master ?code|entsch[äa]rfungscode|scharfschaltcode|bedrohungscode|"
+    r"c[óo]digo del? (?:garaje|garage|portal|port[óo]n|trastero|buz[óo]n|la cerradura\w*|"
+    r"cerradura\w*|alarma)|"
     r"s[äa]kerhetskod|sikkerhedskode|sikkerhetskode|turvakoodi|sicherheitscode|"
     r"code confidentiel|code secret|c[óo]digo secreto|codice segreto|geheimcode|geheimzahl|"
     r"(?:puerta|portal|port[óo]n|porta|porte|door|gate)\s+\w+\s+(?:c[óo]digo|code|codice)|"
@@ -141,7 +148,8 @@ CODE_WORDS = re.compile(
     r"entsch[äa]rfen|unscharf|desativar)\s+(?:con|with|avec|mit|com)|"
     r"il codice è|o código é|kod to|kód je|portkoden|dörrkoden|porttikoodi|kodlåset)"
     r"(?![^\W\d_])|暗証番号|门禁密码|הקוד ל|קוד הכניסה|קוד האזעקה|"
-    r"門禁密碼|密码锁|도어락|현관 비밀번호|код (?:двери|домофона|подъезда|от)|кодовый замок"
+    r"門禁密碼|密码锁|도어락|현관 비밀번호|код (?:двери|домофона|подъезда|от)|кодовый замок|"
+    r"κωδικός (?:του συναγερμού|της πόρτας|εισόδου|της κλειδαριάς)"
 )
 POSTAL = re.compile(r"(?i)\b(?:postal|post office|postcode|zip)\b")
 CODE_VALUE = re.compile(
@@ -164,6 +172,8 @@ def assignments(text: str) -> Iterator[Hit]:
         if confidence:
             yield Hit(DETECTOR, FAMILY, *match.span(group), confidence)
     yield from columns(text)
+    for match in ACCOUNT_APP_PASSWORD.finditer(text):
+        yield Hit(DETECTOR, FAMILY, *match.span(1), 0.85)
 
 
 def columns(text: str) -> Iterator[Hit]:
@@ -190,7 +200,7 @@ def columns(text: str) -> Iterator[Hit]:
             place = at
             for i, cell in enumerate(cells):
                 value = cell.strip().strip("\"'")
-                if i in wanted and value:
+                if i in wanted and value and " " not in value:
                     confidence = looks_secret(value)
                     if confidence >= 0.55:
                         begin = place + cell.index(value)

@@ -39,6 +39,7 @@ RECOVERY_WORDS = re.compile(
     r"\b(?:codes? de (?:r[ée]cup[ée]ration|secours)|c[óo]digos? de (?:recuperaci[óo]n|"
     r"respaldo|backup)|wiederherstellungs(?:code|schl[üu]ssel)\w*|kody zapasowe)\b"
 )
+SHORT_CODE = re.compile(r"(?<![\w-])[A-Z0-9]{5,8}(?![\w-])")
 RECOVERY_CODE = re.compile(
     r"(?<![\w-])(?:[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6})*|\d{4} \d{4}|"
     r"[A-Z0-9]{16,32})(?![\w-])"
@@ -101,6 +102,14 @@ def recovery_codes(text: str) -> Iterator[Hit]:
         ]
         if codes:
             yield Hit("recovery_codes", FAMILY, codes[0].start(), codes[-1].end(), 0.85)
+            continue
+        short = [  # Steam Guard's "KD7IM  L9OTC  P0UC6": a row of short codes
+            m
+            for m in SHORT_CODE.finditer(text, word.end(), word.end() + 300)
+            if re.search(r"\d", m.group())
+        ]
+        if len(short) >= 3:
+            yield Hit("recovery_codes", FAMILY, short[0].start(), short[-1].end(), 0.8)
 
 
 # a BitLocker recovery key: eight groups of six digits, a shape nothing else has

@@ -24,11 +24,15 @@ PLACEHOLDER = re.compile(
     r"keychain|vault)$"
 )
 # "<your token>", "${DB_PASSWORD}", "{first_name}", "xoxb-your-bot-token", "lin_api_****"
-TEMPLATE = re.compile(r"(?i)[<>{}]|\$\{|\*{3,}|your[_-]|[_-]your\b|\.{3}|x{4,}")
+# (a generated password may hold < > { } at random: a template has a word between them)
+TEMPLATE = re.compile(
+    r"(?i)<[A-Za-z_ \-]{2,40}>|\{\{?\s*[A-Za-z_.\- ]{2,40}\s*\}?\}|\$\{|<\||\|>|\*{3,}|"
+    r"your[_-]|[_-]your\b|<your\b|<(?:token|key|secret|password|api)|\.{3}|x{4,}"
+)
 WRAPPING = "\"'`«»“”„‘’¿¡()[]<>*_~"
 # a file name, a dotted version or a domain: "config.yaml", "v2.4.1", "example.com"
 LETTER = re.compile(r"[^\W\d_]")
-CODE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?$|^[A-Za-z_]\w*[\[(]")
+CODE = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?$|^[A-Za-z_]{3}\w*[\[(]")
 LINK = re.compile(r"(?i)^(?:[a-z][a-z0-9+.\-]*://|www\.|/|\.{1,2}/|~/)|^[\w.+\-]+@[\w\-]+\.[\w.]+$")
 # an attribute chain, "client.secrets.kv.v2.read_secret_version"
 CHAIN = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}$")
@@ -116,13 +120,21 @@ def looks_secret(value: str) -> float:
     return 0.3
 
 
+def _wordy(value: str) -> bool:
+    """Words joined by hyphens with a version ("claude-sonnet-4-5", "gpt-4o-mini-2024"): a
+    name, not a generated key."""
+    parts = value.split("-")
+    words = [p for p in parts if re.fullmatch(r"[a-z]{3,}", p)]
+    return len(words) >= 2 and sum(ch.isdigit() for ch in value) <= 8 and len(parts) <= 6
+
+
 def random_token(value: str, least: int = 16) -> bool:
     """A long run of mixed characters with the spread of a generated key (not a word, not a
     hash named as one — the caller checks the words around it)."""
     if len(value) < least or placeholder(value) or LINK.match(value) or DOTTED.match(value):
         return False
-    if CHAIN.match(value):
-        return False  # code: an attribute chain
+    if CHAIN.match(value) or _wordy(value):
+        return False  # code: an attribute chain; a model's or a product's name
     if not re.search(r"\d", value) or not LETTER.search(value):
         return False
     hexadecimal = bool(re.fullmatch(r"[0-9a-fA-F\-]+", value))

@@ -194,6 +194,15 @@ PROVIDERS: dict[str, list[tuple[re.Pattern[str], float]]] = {
         (r"qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=[\w\-]{20,}", 0.9),
         (r"open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/[\w\-]{20,}", 0.9),
         (r"oapi\.dingtalk\.com/robot/send\?access_token=\w{20,}", 0.9),
+        (r"https://hooks\.zapier\.com/hooks/catch/\d+/[A-Za-z0-9]{4,}/?", 0.9),
+        (r"https://maker\.ifttt\.com/trigger/[\w\-]+/with/key/[\w\-]{16,}", 0.9),
+        (r"https://hook\.(?:[a-z0-9]+\.)?make\.com/[a-z0-9]{20,}", 0.9),
+    ),
+    # an Ethereum account's private key in a wallet or deploy config, an Infura project id
+    "wallet_private_key": _shapes(
+        (r"(?i)\baccounts\s*:\s*\[\s*[\"'](0x[0-9a-f]{64})[\"']", 0.9),
+        (r"(?i)private[_ ]?key[\"'\s]*[:=]\s*[\"']?(0x[0-9a-f]{64})\b", 0.9),
+        (r"https://[\w\-]+\.infura\.io/v3/([0-9a-f]{32})\b", 0.8),
     ),
     "registry_auth": _shapes((r"\"auth\"\s*:\s*\"([A-Za-z0-9+/]{16,}={0,2})\"", 0.85)),
     "basic_auth_header": _shapes((r"(?i)\bbasic\s+([A-Za-z0-9+/]{12,}={0,2})(?![\w+/=])", 0.8)),
@@ -210,9 +219,12 @@ PROVIDERS: dict[str, list[tuple[re.Pattern[str], float]]] = {
         ),
     ),
     "connection_string_password": _shapes(
-        (r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:([^\s@/]{3,})@[\w.\-]+", 0.95),
+        (r"\b[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]*:([^\s@/]{3,})@[\w.\-]+", 0.95),
         # a password holding a bare "@" (to the last "@" before the host)
-        (r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:([^\s/]{3,60}@[^\s@/]{1,60})@[\w\-]+\.[\w.\-]+", 0.9),
+        (
+            r"\b[a-z][a-z0-9+.\-]{0,30}://[^\s:/@]*:([^\s/]{3,60}@[^\s@/]{1,60})@[\w\-]+\.[\w.\-]+",
+            0.9,
+        ),
         (r"(?i)\bjdbc:[^\s]{0,120}?[:/@]\w+/([^\s/@]{4,})@", 0.9),
         (r"(?i)(?:^|;|\")\s*(?:password|pwd)\s*=\s*([^;\"'\s]{4,})", 0.9),
         (r"(?m)^[\w.\-*]+:(?:\d+|\*):[\w*\-]+:[\w*\-]+:(\S{4,})$", 0.85),
@@ -234,7 +246,7 @@ PROVIDERS: dict[str, list[tuple[re.Pattern[str], float]]] = {
 # a key, token or secret named in some language, then (a few words on) a random-looking run
 KEY_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:api[ _-]?keys?|keys?|tokens?|secrets?|credentials?|passphrase|"
-    r"license[ _-]?key|auth|bearer|dsn|access[ _-]?keys?|app[ _-]?password|"
+    r"license[ _-]?key|auth(?![.\-])|bearer|dsn|access[ _-]?keys?|app[ _-]?password|"
     r"client[ _-]?secret|signing[ _-]?secret|webhook|pat|sk|ak|schlüssel|schluessel|"
     r"clé|cle|chiave|clave|chave|sleutel|klucz|klíč|nyckel|nøkkel|avain|kulcs|anahtar"
     r")(?![^\W\d_])|ключ|токен|κλειδί|מפתח|مفتاح|कुंजी|キー|トークン|密钥|秘钥|令牌|金鑰|키|토큰"
@@ -243,7 +255,9 @@ NOT_SECRET_WORDS = re.compile(
     r"(?i)\b(?:public|pub|publishable|sha\d*|md5|hash|hashes|checksum|digest|commit|"
     r"fingerprint|uuid|guid|request[ _-]?id|trace[ _-]?id|build|version|integrity|etag|"
     r"example|sample|placeholder|fake|dummy|test[ _-]?mode|sandbox|pk_|redacted|revoked|"
-    r"invalid|idempotency|object[ _-]?id|client[ _-]?id|app[ _-]?id|tenant)\b"
+    r"invalid|idempotency|object[ _-]?id|client[ _-]?id|app[ _-]?id|tenant|span|job|"
+    r"event[ _-]?id|(?:dedup|partition|sort|cache|foreign|routing|lookup|composite|"
+    r"unique|natural|surrogate|row|message) key)\b"
 )
 TOKEN = re.compile(r"(?<![\w+/=\-])[A-Za-z0-9+/_\-.~]{16,}(?:={0,2})(?![\w+/=\-])")
 

@@ -33,7 +33,7 @@ SERVICE_LOCAL = frozenset({"git", "noreply", "no-reply", "donotreply", "mailer-d
 # cloud service accounts and forge relays: machines, not people
 SERVICE_DOMAIN = re.compile(
     r"(?i)(?:\.iam\.gserviceaccount\.com|\.gserviceaccount\.com|users\.noreply\.github\.com|"
-    r"\.iam\.amazonaws\.com)$|^localhost$"
+    r"\.iam\.amazonaws\.com)$|^localhost$|\.(?:internal|local|lan|corp|localdomain|intranet)$"
 )
 # mailboxes of a function, not a person: their local part is a role word, alone or joined
 _ROLES = (
@@ -48,10 +48,16 @@ _ROLES = (
     r"customer-service|customerservice|kundenservice|buchhaltung|verwaltung|ops|devops|"
     r"oncall|on-call|noc|soc|svc|bot|robot|system|sync|collect|upload|inbox|finance-review|"
     r"audit|review|compliance|exfil|drop|dump|harvest|care|ayuda|soporte|atencion|hilfe|aide|"
-    r"assistenza|suporte|contato|contacto|kontakt|releases?|enquiries|inquiries"
+    r"assistenza|suporte|contato|contacto|kontakt|releases?|enquiries|inquiries|treasurer|"
+    r"scheduling|schedule|integrations?|partnerships|relay|archiv|summaries|summary|digest|"
+    r"logs?|hausverwaltung|share|forms?|feedback|events?|tickets?|bookkeeping|accounts-payable"
 )
+# a function's mailbox: a role word as one of its parts ("billing@", "board-archive@",
+# "treasurer-homebrew@"), a service account, a bot
 ROLE_LOCAL = re.compile(
-    rf"(?i)^(?:(?:{_ROLES})(?:[._-](?:{_ROLES}|\w{{1,12}}))*|svc[._-]\S+|[\w.\-]+[._-]bot)$"
+    rf"(?i)^(?:{_ROLES})(?:[._-](?:{_ROLES}|\w{{1,12}}))*$|"
+    rf"^(?:[a-z0-9]{{2,20}}[-_]){{1,2}}(?:{_ROLES})(?:[-_][a-z0-9]{{1,20}}){{0,2}}$|"
+    r"^svc[._-]\S+$|^[\w.\-]+[._-]bot$"
 )
 # the domains reserved for examples (RFC 2606): a placeholder in documentation, or a writer's
 # stand-in for a real mailbox (an attacker's drop box in a quoted attack)
@@ -71,7 +77,7 @@ def emails(text: str) -> Iterator[Hit]:
     address at a domain reserved for examples only when nothing says it is one."""
     for match in EMAIL.finditer(text):
         local, _, domain = match.group().partition("@")
-        token_start = max(text.rfind(ch, 0, match.start()) for ch in " \t\n(<\"'") + 1
+        token_start = max(text.rfind(ch, 0, match.start()) for ch in " \t\n(<\"',;|") + 1
         inside_url = "://" in text[token_start : match.start()]  # user:password@host
         if local.lower() in SERVICE_LOCAL or SERVICE_DOMAIN.search(domain):
             continue
@@ -103,6 +109,7 @@ _LATIN_PHONE = (
     r"t[ée]l[ée]phone|t[ée]l|portable|joignable|appelle[rz]?|num[ée]ro|tel[ée]fono|m[óo]vil|"
     r"celular|llamar|llama|ll[áa]mame|m[áa]rcame|marcar|marca|escr[íi]beme|escr[íi]bale|"
     r"(?:mi|meu|mio|mon|my|su|seu|nuevo|novo) n[úu]mero|ligue|liga|chiama|chiamami|appelez|"
+    r"wa(?![^\W\d_])|"
     r"rappel|r[üu]ckruf|chama|zap|zapzap|"
     r"cellulare|chiamare|telefone|telem[óo]vel|telemovel|bellen|mobiel|"
     r"nummer|numer|komórka|komorka|kom\.|zadzwoń|zadzwon|telefonu|číslo|cislo|mobilu|"
@@ -113,7 +120,7 @@ _LATIN_PHONE = (
 _OTHER_PHONE = (
     r"телефон|тел\.|мобильн|моб\.|звони|позвони|τηλέφωνο|τηλ\.|κινητό|טלפון|נייד|"
     r"هاتف|جوال|موبايل|تلفن|موبایل|फ़ोन|फोन|मोबाइल|ফোন|"
-    r"電話|携帯|連絡先|手机|手機|电话|联系|聯絡|支付宝|微信|账号|帳號|전화|핸드폰|휴대폰|연락처|"
+    r"電話|携帯|連絡先|手机|手機|电话|联系|聯絡|支付宝|微信|账号|帳號|전화|핸드폰|휴대폰|연락처|номер|"
     r"โทร|เบอร์|มือถือ"
 )
 PHONE_WORDS = re.compile(rf"(?i)(?<![^\W\d_])(?:{_LATIN_PHONE})|(?:{_OTHER_PHONE})")
@@ -131,7 +138,7 @@ ID_BEFORE = re.compile(
     r"case|po|item|part|batch|lot|commit|release|versioncode|isbn|ean|imei|id)\s*(?:no\.?|"
     r"number|#|:)?\s*|\b(?:student|employee|member|customer|account|user|order|patient|"
     r"booking|reservation|confirmation)\s+(?:id|number|no\.?|#)\s*(?:is|:)?\s*|"
-    r"\b(?-i:[A-Z]{2})\s|(?:_id|id|number|no|nr|code|ref|account)[\"']?\s*[:=]\s*[\"']?|"
+    r"\b(?-i:(?!WA)[A-Z]{2})\s|(?:_id|id|number|no|nr|code|ref|account)[\"']?\s*[:=]\s*[\"']?|"
     r"_id\s+)$"
 )
 # a Brazilian company number, a date written as digits: not phones
@@ -143,13 +150,17 @@ NOT_PHONE = re.compile(
     r"rastreio|encomenda|ordine|spedizione|bestelling|zending|zamówieni\w*|przesyłk\w*|"
     r"objednávk\w*|zásilk\w*|sipariş\w*|kargo|takip|comand\w*|rendelés\w*|tilaus\w*|"
     r"beställning\w*|sporing\w*|đơn hàng|vận đơn|pesanan|resi|pratica|protocollo|"
-    r"fascicolo|expediente|aktenzeichen|dossier)\b|заказ|трек|посылк|"
+    r"fascicolo|expediente|aktenzeichen|dossier|part (?:number|no)|frequent flyer|"
+    r"skymiles|miles|executive club|loyalty|membership|rewards|family card|club card)\b|"
+    r"заказ|трек|посылк|"
     r"отслежив|замовлен|παραγγελ|הזמנה|מעקב|طلب|التتبع|الشحنة|سفارش|रिफंड|ऑर्डर|"
     r"注文|問い合わせ番号|追跡|伝票|订单|訂單|运单|快递单|物流单|주문|운송장|송장|คำสั่งซื้อ|พัสดุ"
 )
 # a company's published line, not a person's
 ORGANISATION_LINE = re.compile(
     r"(?i)\b(?:(?:press|media) (?:line|office|enquiries|inquiries)|switchboard|main line|"
+    r"ticket office|box office|hotline|service-hotline|kostenfrei|gratuit|gratuito|toll-free|"
+    r"freephone|num[ée]ro vert|"
     r"reception|front desk|customer (?:service|care|support)|support line|helpline|"
     r"service line|centralita|standard t[ée]l[ée]phonique|zentrale|kundenservice|"
     r"atenci[óo]n al cliente|servicio al cliente|service client|servizio clienti)\b"
@@ -173,6 +184,19 @@ NOT_A_PERSON = frozenset(
 )
 IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 DATE_LIKE = re.compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})\b")
+
+
+def _date_like(raw: str) -> bool:
+    """A date written with dots, dashes or slashes (its day and month in range): not a phone
+    ("07.85.63.70.76" is one, French style)."""
+    match = DATE_LIKE.match(raw)
+    if not match:
+        return False
+    parts = [int(p) for p in re.split(r"[-/.]", match.group())]
+    day_month = parts[1:] if len(str(parts[0])) == 4 else parts[:2]
+    return all(1 <= p <= 31 for p in day_month) and min(day_month) <= 12
+
+
 # digits in groups, perhaps with a +CC or 00CC in front and a (area code)
 PHONE_SHAPE = re.compile(
     r"(?<![0-9A-Za-z_+/.\-=:#])(?:\+|00)?\(?\d{1,5}\)?"
@@ -262,15 +286,15 @@ def phones(text: str) -> Iterator[Hit]:
         if raw.startswith("(") and raw.endswith(")") and raw.count("(") == 1:
             raw, start, end = raw[1:-1], start + 1, end - 1  # "(1-800-776-4737)"
         digits = sum(ch.isdigit() for ch in raw)
-        if not 8 <= digits <= 15 or DATE_LIKE.match(raw) or IP_ADDRESS.fullmatch(raw):
+        if not 8 <= digits <= 15 or _date_like(raw) or IP_ADDRESS.fullmatch(raw):
             continue
         if YEARS.match(raw) or DECIMALS.search(raw) or NOT_PHONE_SHAPE.match(raw):
             continue
-        if ID_BEFORE.search(text[max(0, start - 20) : start]):
+        if not raw.startswith("+") and ID_BEFORE.search(text[max(0, start - 20) : start]):
+            continue  # ("his number: +91-…" is a phone: an id is not written with a +)
+        if NOT_PHONE.search(text[max(0, start - 50) : start]):
             continue
-        if NOT_PHONE.search(text[max(0, start - 40) : start]):
-            continue
-        if ORGANISATION_LINE.search(text[max(0, start - 60) : start]):
+        if ORGANISATION_LINE.search(text[max(0, start - 100) : start]):
             continue  # "call our media line +1 (415) 555-0132": a company's number
         if CODE_LABEL.search(text[max(text.rfind("\n", 0, start) + 1, start - 60) : start]):
             continue  # "código 2FA de backup: 72523872": a code, on a line that says so

@@ -385,6 +385,26 @@ GOVERNMENT: dict[str, IdRule] = {
     ),
     "de_health_insurance": (_shape(r"\b[A-Z]\d{9}\b"), _always, WORDS["health"]),
     "sa_national_id": (_shape(r"\b[12]\d{9}\b"), luhn.is_valid, NATIONAL),
+    "cn_resident_id_bare": (
+        _shape(r"\b\d{17}[\dX]\b"),
+        lambda value: bool(DATE_DIGITS.match(value[6:14])),
+        _words("身份证", "身分證", "resident identity", "resident id"),
+    ),
+    "eg_national_id": (
+        _shape(r"\b[23]\d{13}\b"),
+        lambda value: bool(re.match(r"\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])", value[1:7])),
+        _words("الرقم القومي", "رقم قومي", "الرقم القومى", r"egyptian national id"),
+    ),
+    "bd_nid": (
+        _shape(r"\b(?:\d{10}|\d{13}|\d{17})\b"),
+        _always,
+        _words(r"nid\b", "জাতীয় পরিচয়পত্র", "জাতীয় পরিচয়", "national id card"),
+    ),
+    "ca_ohip": (
+        _shape(r"\b\d{4}[- ]?\d{3}[- ]?\d{3}[- ]?[A-Z]{2}\b"),
+        _always,
+        _words(r"ohip\b", "health card", "carte santé"),
+    ),
     "ng_bvn": (
         _shape(r"\b\d{11}\b"),
         _always,
@@ -423,7 +443,7 @@ NAMED_DOCUMENT = {
     "passport": re.compile(
         rf"(?i)(?:{_PASSPORT})(?:nummer|nr\.?|[-\s]*(?:no\.?|nr\.?|n[°º]\.?|number|nummer|"
         r"num[ée]ro|n[úu]mero|numer|#|番号|号码|번호|номер))?"
-        r"[^\n.;]{0,40}?(?:[:#：]\s*|\s)(?:(?:no\.?|nr\.?|n[°º]\.?|number|num[ée]ro|n[úu]mero|"
+        r"[^\n.;]{0,60}?(?:[:#：]\s*|\s)(?:(?:no\.?|nr\.?|n[°º]\.?|number|num[ée]ro|n[úu]mero|"
         r"numer|номер|№|n\.)\s*:?\s*)?((?-i:(?=[A-Z0-9]*\d)[A-Z0-9]{6,10}))(?![\w-])"
     ),
     "id_card": re.compile(
@@ -486,8 +506,28 @@ def _labelled(text: str, start: int, words: re.Pattern[str]) -> bool:
 MRZ = re.compile(r"\bP[A-Z<][A-Z<]{3}[A-Z<]{20,}\n?[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}")
 
 
+# a list under a heading that names the document ("Passports for the registration:\n- Ethan:
+# 755774878"): each item's number
+LIST_HEADING = re.compile(rf"(?im)^[^\n]{{0,60}}(?:{_PASSPORT})[^\n]{{0,60}}[:：][ \t]*$")
+LIST_ITEM = re.compile(
+    r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+[^\n]{0,50}?[:：\-–][ \t]*"
+    r"((?=[A-Z0-9]*\d)[A-Z0-9]{6,10})[ \t]*$"
+)
+
+
+def _listed(text: str) -> Iterator[Hit]:
+    for heading in LIST_HEADING.finditer(text):
+        position = heading.end() + 1
+        for item in LIST_ITEM.finditer(text, position, position + 800):
+            if item.start() != position:
+                break  # the list ended
+            yield Hit("passport", FAMILY, *item.span(1), 0.75)
+            position = item.end() + 1
+
+
 def documents(text: str) -> Iterator[Hit]:
     """Passport and driver's licence numbers, named in some language a few words before."""
+    yield from _listed(text)
     for match in MRZ.finditer(text):
         yield Hit("passport", FAMILY, *match.span(), 0.9)
     for name, pattern in NAMED_DOCUMENT.items():

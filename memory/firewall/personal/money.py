@@ -21,7 +21,10 @@ from memory.firewall.hits import Hit, near
 FAMILY = "personal"
 
 CARD = re.compile(r"(?<![\w.\-])\d(?:[ \-]?\d){12,18}(?![\w\-]|\.\d)")
-CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3[0689]|6(?:011|5|4[4-9]|22)|35|62)")
+# (Elo and Hipercard, Brazil's: 50…, 636…, 606282…)
+CARD_PREFIX = re.compile(
+    r"^(?:4|5[0-5]|2[2-7]|3[47]|3[0689]|6(?:011|5|4[4-9]|22|36[23]|06282)|35|62)"
+)
 CARD_WORDS = re.compile(
     r"(?i)\b(?:card|cards|visa|mastercard|amex|maestro|kreditkarte|karte|carte|tarjeta|"
     r"carta|cart[ãa]o|pan|cc|karta|kort|kortti|kaart|kartu|thẻ)\b|カード|卡号|信用卡|카드|"
@@ -160,10 +163,22 @@ def _clabe(value: str) -> bool:
     return (10 - total % 10) % 10 == int(value[17])
 
 
-# Japan: "ゆうちょ銀行 記号 14952 番号 67642917", "口座番号 1234567"
+# Japan: "ゆうちょ銀行 記号 14952 番号 67642917", "口座番号 1234567", "普通 2402868"
 JP_ACCOUNT = re.compile(
     r"記号[\s：:]*(?P<mark>\d{5})[\s、,]*番号[\s：:]*(?P<account>\d{6,8})|"
-    r"口座番号[\s：:]*(?P<account2>\d{7,8})(?!\d)"
+    r"(?:口座番号|(?:普通|当座)(?:預金)?(?:口座)?)[\s：:]*(?P<account2>\d{7,8})(?!\d)"
+)
+# New Zealand: bank, branch, account, suffix; South Africa: an account and its branch code
+NZ_ACCOUNT = re.compile(r"(?<![\d-])\d{2}-\d{4}-\d{7}-\d{2,3}(?![\d-])")
+ZA_ACCOUNT = re.compile(
+    r"(?i)\baccount\b[^\n\d]{0,20}(?P<account>\d{9,11})\b[^\n\d]{0,30}\bbranch code\b|"
+    r"\bbranch code\b[^\n\d]{0,10}\d{6}\b[^\n\d]{0,30}\baccount\b[^\n\d]{0,20}"
+    r"(?P<account2>\d{9,11})\b"
+)
+# Canada, as words: "transit 18024, institution 004, account 2802229"
+CA_WORDED = re.compile(
+    r"(?i)\btransit\b[^\n\d]{0,12}\d{5}\b[^\n\d]{0,30}\binstitution\b[^\n\d]{0,12}\d{3}\b"
+    r"[^\n\d]{0,30}\baccount\b[^\n\d]{0,12}(?P<account>\d{7,12})\b"
 )
 
 
@@ -171,6 +186,13 @@ def accounts(text: str) -> Iterator[Hit]:
     for match in JP_ACCOUNT.finditer(text):
         group = "account" if match.group("account") else "account2"
         yield Hit("bank_account", FAMILY, *match.span(group), 0.85)
+    for match in NZ_ACCOUNT.finditer(text):
+        yield Hit("bank_account", FAMILY, *match.span(), 0.85)
+    for match in ZA_ACCOUNT.finditer(text):
+        group = "account" if match.group("account") else "account2"
+        yield Hit("bank_account", FAMILY, *match.span(group), 0.8)
+    for match in CA_WORDED.finditer(text):
+        yield Hit("bank_account", FAMILY, *match.span("account"), 0.85)
     for match in PL_NRB.finditer(text):
         if iban.is_valid("PL" + match.group().replace(" ", "")):
             yield Hit("bank_account", FAMILY, *match.span(), 0.9)

@@ -97,14 +97,41 @@ ADDRESS_WORDS = re.compile(
 CJK_STREET = re.compile(r"[〒都道府県市区町村省县區縣路街号號시도구군로길]")
 
 
+# an address given after its label, in the layouts of scripts the street patterns do not read
+# ("ที่อยู่…: 137/70 ซอยสุขุมวิท 71 …", "العنوان: طريق الملك عبدالعزيز، مبنى 6672…",
+# "Địa chỉ: Số 23 ngõ 58 …"): a number and a street word of that country in the value
+LABELLED = re.compile(
+    r"(?i)(?:ที่อยู่|العنوان|عنوان|địa chỉ|dia chi|alamat|адрес|पता|ঠিকানা|כתובת|διεύθυνση)"
+    r"[^\n:：]{0,40}[:：]\s*(?P<value>[^\n]{8,160})"
+)
+STREETISH = re.compile(
+    r"(?i)ซอย|ถนน|แขวง|เขต|(?<![^\W\d_])(?:số|ngõ|ngách|đường|phố|phường|quận|jalan|jl\.|gang|"
+    r"blok|rt|rw|ул\.|улица|проспект|пр-т|дом|д\.|кв\.|οδός|οδ\.|ΤΚ)(?![^\W\d_])|طريق|شارع|حي|"
+    r"مبنى|عمارة|मार्ग|गली|सड़क|রোড|রাস্তা|רחוב|שד'"
+)
+# a business's own place, not a person's
+BUSINESS = re.compile(
+    r"(?i)\b(?:registered office|head office|business park|headquarters|our (?:office|store|"
+    r"shop|showroom|warehouse)|si[èe]ge social|firmensitz|ticket office|museum)\b"
+)
+
+
 def addresses(text: str) -> Iterator[Hit]:
     """A street and number, with a word near that says it is someone's place (the Asian
-    layouts, with their wards and prefectures, are addresses by themselves)."""
+    layouts, with their wards and prefectures, are addresses by themselves); a business's
+    own address is not personal."""
     for match in STREET.finditer(text):
         start, end = match.span()
         cjk = bool(CJK_STREET.search(match.group()))
+        if BUSINESS.search(text[max(0, start - 80) : end + 40]):
+            continue
         if cjk or near(text, start, end, ADDRESS_WORDS, reach=60):
             yield Hit("street_address", FAMILY, start, end, 0.8 if cjk else 0.75)
+    for match in LABELLED.finditer(text):
+        value = match.group("value")
+        business = BUSINESS.search(text[max(0, match.start() - 80) : match.end()])
+        if re.search(r"\d", value) and STREETISH.search(value) and not business:
+            yield Hit("street_address", FAMILY, *match.span("value"), 0.7)
 
 
 _BIRTH = (
