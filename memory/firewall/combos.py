@@ -191,6 +191,7 @@ DESCRIBED = re.compile(
     r"[^:：\n.!?]{0,50}|(?:de|du|des|di|del)\s+\w+|\w+(?:able|eur|euse|ista|ente|ant))\s*[:：]"
 )
 IF_YOU_ARE = re.compile(r"(?i)\bif (?:you(?:'re| are) (?:an? |the )?|an? |any )(?:\w+ )?$")
+PRODUCT = re.compile(r"(?i)\b(?:home|google|github|microsoft|office|samsung)[ \t]*$")
 # a note's word before the addressee: "Note destinée aux …", "הערה ל…"
 NOTE = re.compile(
     r"(?i)(?<![^\W\d_])(?:note|notice|message|instructions?|hinweis|aviso|pokyn|nota|consigne|"
@@ -265,6 +266,8 @@ def addressed(
         return 0
     if text[start - 1 : start] == "-" and text[start:end].islower():
         return 0  # "release-bot", "review-bot": a name
+    if PRODUCT.search(before):
+        return 0  # "Home Assistant", "Google Assistant", "GitHub Copilot": products
     lead = CLAUSE.split(text[sentence_start:start])[-1]  # 'Ticket from "IT": Bot, reset…'
     head = not re.search(r"[^\W_]", lead) or bool(
         re.fullmatch(r"\W*[^\W\d_]+[\s-]+", lead) and not ARTICLE.fullmatch(lead)

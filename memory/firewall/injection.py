@@ -644,7 +644,7 @@ def scan(text: str) -> list[Hit]:
                 continue
             for match in pattern.finditer(text):
                 start, end = match.span()
-                documented = name == "role_marker" and index == 0 and about_templates(text, start)
+                documented = name == "role_marker" and index < 2 and about_templates(text, start)
                 if mentioned(text, start, end) or documented:
                     confidence_here = TALKED_ABOUT
                 elif combos.NEGATED.search(text[max(0, start - 20) : start]):

@@ -30,7 +30,8 @@ MENTION = re.compile(
     r"injections?|jailbreaks?|classic|famous|known|detect|detects|detector|filter|filters|"
     r"flag|flags|flagged|catch|catches|recogni[sz]e|test|tests|testing|"
     r"red[- ]team|says|saying|said|wrote|writing|instead of|quote|quoted|called|pattern|signature|"
-    r"training|paper|"
+    r"training|paper|asking it to|asked it to|write-?up|ctf|blocklist|denylist|allowlist|"
+    r"sanitizer|sanitiser|heuristics?|"
     r"article|talk|slides|rules?|regex)\b"
     # the same words elsewhere: injection, attack, phrase, such as, example
     # (the names of the attack also end compounds: "promptinjectie", "Promptinjektion")
@@ -58,7 +59,8 @@ MENTION = re.compile(
 TEMPLATE_TALK = re.compile(
     r"(?i)\{(?:role|content|system|user|prompt)\}|\{%|\{\{|message\[|\b(?:format|template|templates|wraps?|"
     r"markers?|tokens?|such as|roles are|detector|flags?|chatml|llama \d|uses|documentation|"
-    r"tags?|rollen-tags|dokumentation|documentaci[óo]n|"
+    r"tags?|rollen-tags|dokumentation|documentaci[óo]n|etiquetas?|[ée]tiquettes?|etichette|"
+    r"tokenizers?|changelog|special tokens?|prompt library|library entry|"
     r"vorlage|modèle|plantilla|modello|sjabloon|szablon|šablona|şablon|formato|formatu)\b"
     r"|テンプレート|フォーマット|形式|区切り|模板|格式|标记|템플릿|형식|토큰|шаблон|формат|токен"
 )

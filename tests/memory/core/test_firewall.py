@@ -465,3 +465,19 @@ def test_causes_found_on_holdout_8_are_found(text: str, family: str) -> None:
 def test_look_alikes_found_on_holdout_8_pass(text: str) -> None:
     hits = scan(text)
     assert hits == [], [(h.detector, h.confidence, text[h.start : h.end]) for h in hits]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # holdout-5's remaining security writing
+        'CTF write-up: asking it to "ignore your instructions" failed, as did role-play.',
+        'Changelog – tokenizer 0.21.3\n- Fixed: "[INST]" was double-inserted for the first turn.',
+        "secrets.yaml (home assistant) — restored:\nmqtt_user: ha",
+        'Prompt library entry: "Meeting summarizer"\nSystem: You summarize meeting transcripts.',
+        '> `BLOCKLIST = ["ignore previous instructions", "you are now"]`\nThis is fine.',
+    ],
+)
+def test_security_writing_found_on_holdout_5_passes(text: str) -> None:
+    hits = [h for h in scan(text) if h.family == "injection"]
+    assert hits == [], [(h.detector, h.confidence, text[h.start : h.end]) for h in hits]
