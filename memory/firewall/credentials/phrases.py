@@ -37,7 +37,12 @@ RECOVERY_WORDS = re.compile(
     r"(?i)\b(?:recovery|backup|rescue|emergency|one-time|scratch)[\s_-]+"
     r"(?:(?:verification|login|sign-in|security|access|2fa|mfa)[\s_-]+)?(?:codes?|keys?)\b|"
     r"\b(?:codes? de (?:r[ée]cup[ée]ration|secours)|c[óo]digos? de (?:recuperaci[óo]n|"
-    r"respaldo|backup)|wiederherstellungs(?:code|schl[üu]ssel)\w*|kody zapasowe)\b"
+    r"respaldo|backup)|wiederherstellungs(?:code|schl[üu]ssel)\w*|kody zapasowe)\b|"
+    r"(?i:z[áa]lo[žz]n[íi] k[óo]dy|z[áa]lohovac[íi] k[óo]dy|reservkoder|backupkoder|"
+    r"backup-koder|varakoodit|[åa]terst[äa]llningskoder|gjenopprettingskoder|"
+    r"gendannelseskoder|codici di (?:backup|recupero)|herstelcodes|back-?upcodes|"
+    r"yedek kodlar|kurtarma kodlar)|резервные коды|коды восстановления|バックアップコード|"
+    r"リカバリーコード|备用码|恢复码|백업 코드|복구 코드"
 )
 SHORT_CODE = re.compile(r"(?<![\w-])[A-Z0-9]{5,8}(?![\w-])")
 RECOVERY_CODE = re.compile(

@@ -90,6 +90,8 @@ def looks_secret(value: str) -> float:
     symbols among letters, or a long random-looking run; a word, a placeholder, code, a link,
     a path or a query string is not one."""
     value = value.strip(WRAPPING)
+    if value.endswith("...") or value.endswith("…"):
+        return 0.0  # "sk-ant-...": cut short on purpose
     value = value.rstrip(".,;:。、，") if not re.search(r"[!?]\d*$", value[-3:]) else value
     if len(value) < 4 or PLACEHOLDER.match(value) or placeholder(value) or words_only(value):
         return 0.0

@@ -227,7 +227,12 @@ PROVIDERS: dict[str, list[tuple[re.Pattern[str], float]]] = {
         ),
         (r"(?i)\bjdbc:[^\s]{0,120}?[:/@]\w+/([^\s/@]{4,})@", 0.9),
         (r"(?i)(?:^|;|\")\s*(?:password|pwd)\s*=\s*([^;\"'\s]{4,})", 0.9),
-        (r"(?m)^[\w.\-*]+:(?:\d+|\*):[\w*\-]+:[\w*\-]+:(\S{4,})$", 0.85),
+        # a .pgpass line (host:port:database:user:password), on its own or after a label
+        (
+            r"(?m)(?:^|:[ \t])[\w.\-*]*[A-Za-z*][\w.\-*]{2,}:(?:\d{2,5}|\*):[\w*\-]+:[\w*\-]+:"
+            r"(\S{4,})$",
+            0.85,
+        ),
     ),
     "session_cookie": _shapes(
         (
@@ -255,11 +260,29 @@ NOT_SECRET_WORDS = re.compile(
     r"(?i)\b(?:public|pub|publishable|sha\d*|md5|hash|hashes|checksum|digest|commit|"
     r"fingerprint|uuid|guid|request[ _-]?id|trace[ _-]?id|build|version|integrity|etag|"
     r"example|sample|placeholder|fake|dummy|test[ _-]?mode|sandbox|pk_|redacted|revoked|"
-    r"invalid|idempotency|object[ _-]?id|client[ _-]?id|app[ _-]?id|tenant|span|job|"
+    r"invalid|idempotency|object[ _-]?id|client[ _-]?id|app[ _-]?id|tenant|span|job|clsid|"
+    r"registry|hkey_\w+|"
     r"event[ _-]?id|(?:dedup|partition|sort|cache|foreign|routing|lookup|composite|"
     r"unique|natural|surrogate|row|message) key)\b"
 )
 TOKEN = re.compile(r"(?<![\w+/=\-])[A-Za-z0-9+/_\-.~]{16,}(?:={0,2})(?![\w+/=\-])")
+GUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
+
+
+FULL_JWT = re.compile(r"(eyJ[A-Za-z0-9_\-]+)\.[A-Za-z0-9_\-]+(?:\.([A-Za-z0-9_\-]*))?")
+
+
+def _unsigned(text: str) -> bool:
+    """The JWT ``text`` starts with says ``alg: none`` in its header or has no signature."""
+    match = FULL_JWT.match(text)
+    if match is None or not match.group(2):
+        return True
+    head = match.group(1)
+    try:
+        header = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)).decode()
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return bool(re.search(r'"alg"\s*:\s*"none"', header, re.IGNORECASE))
 
 
 def _credentials(value: str) -> bool:
@@ -344,6 +367,8 @@ def _shape_hits(text: str, only: frozenset[str] | None) -> Iterator[Hit]:
             if end <= start:
                 continue
             here = 0.3 if placeholder(value) or _documented(text, start, end, value) else 0.95
+            if name == "jwt" and _unsigned(text[start:]):
+                here = 0.3  # alg "none" or no signature: an attack's example, no credential
             if name == "connection_string_password" and not looks_secret(
                 value.rpartition(":")[2].partition("@")[0]
             ):
@@ -391,6 +416,10 @@ def named_tokens(text: str) -> Iterator[Hit]:
             value = match.group()
             if not random_token(value):
                 continue
+            if value.startswith("eyJ") and ("." not in value or _unsigned(text[match.start() :])):
+                continue  # a JWT's header alone ("eyJhbGciOiJSUzI1NiJ9"), an unsigned JWT
+            if text[match.start() - 1 : match.start()] == "{" and GUID.fullmatch(value):
+                continue  # "{069B77CA-…}": a COM class's GUID
             around = text[
                 max(0, min(word.start(), match.start()) - 30) : max(match.start(), word.end())
             ]

@@ -23,6 +23,8 @@ EMAIL = re.compile(
     r"(?:(?<=mailto:)|(?<![\w.+\-/:]))[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}"
     r"[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b"
 )
+# the account an authenticator app shows: "otpauth://totp/Corvid:marcus@outlook.com?secret=…"
+OTP_LABEL = re.compile(r"otpauth://[th]otp/[^:/?\s]{0,60}:([\w.+\-]{1,64}@[\w\-]+\.[\w.\-]+)(?=\?)")
 # an address written into a link's user part, "https://carmen.ibanez%40gmail.com:pw@host"
 ENCODED_EMAIL = re.compile(
     r"(?<=://)[A-Za-z0-9][A-Za-z0-9._+\-]{0,63}%40[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*"
@@ -50,7 +52,8 @@ _ROLES = (
     r"audit|review|compliance|exfil|drop|dump|harvest|care|ayuda|soporte|atencion|hilfe|aide|"
     r"assistenza|suporte|contato|contacto|kontakt|releases?|enquiries|inquiries|treasurer|"
     r"scheduling|schedule|integrations?|partnerships|relay|archiv|summaries|summary|digest|"
-    r"logs?|hausverwaltung|share|forms?|feedback|events?|tickets?|bookkeeping|accounts-payable"
+    r"logs?|hausverwaltung|share|forms?|feedback|events?|tickets?|bookkeeping|accounts-payable|"
+    r"external|recovery|contatos|contactos|kopie|copies|copy|mirror|collector|exports?"
 )
 # a function's mailbox: a role word as one of its parts ("billing@", "board-archive@",
 # "treasurer-homebrew@"), a service account, a bot
@@ -94,6 +97,9 @@ def emails(text: str) -> Iterator[Hit]:
                 continue
             confidence = 0.6
         yield Hit("email", FAMILY, *match.span(), confidence)
+    for match in OTP_LABEL.finditer(text):
+        if not ROLE_LOCAL.match(match.group(1).partition("@")[0]):
+            yield Hit("email", FAMILY, *match.span(1), 0.85)
     for match in ENCODED_EMAIL.finditer(text):
         local = match.group().partition("%40")[0]
         if not ROLE_LOCAL.match(local) and local.lower() not in SERVICE_LOCAL:
@@ -160,7 +166,7 @@ NOT_PHONE = re.compile(
 ORGANISATION_LINE = re.compile(
     r"(?i)\b(?:(?:press|media) (?:line|office|enquiries|inquiries)|switchboard|main line|"
     r"ticket office|box office|hotline|service-hotline|kostenfrei|gratuit|gratuito|toll-free|"
-    r"freephone|num[ée]ro vert|"
+    r"freephone|num[ée]ro vert|dial-in|conference bridge|zoom bridge|public \w+ bridge|"
     r"reception|front desk|customer (?:service|care|support)|support line|helpline|"
     r"service line|centralita|standard t[ée]l[ée]phonique|zentrale|kundenservice|"
     r"atenci[óo]n al cliente|servicio al cliente|service client|servizio clienti)\b"
@@ -183,6 +189,7 @@ NOT_A_PERSON = frozenset(
     }
 )
 IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+IP_ADDRESS_CIDR = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2}|:\d{1,5})?")
 DATE_LIKE = re.compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})\b")
 
 
@@ -286,7 +293,9 @@ def phones(text: str) -> Iterator[Hit]:
         if raw.startswith("(") and raw.endswith(")") and raw.count("(") == 1:
             raw, start, end = raw[1:-1], start + 1, end - 1  # "(1-800-776-4737)"
         digits = sum(ch.isdigit() for ch in raw)
-        if not 8 <= digits <= 15 or _date_like(raw) or IP_ADDRESS.fullmatch(raw):
+        if not 8 <= digits <= 15 or _date_like(raw) or IP_ADDRESS_CIDR.fullmatch(raw):
+            continue
+        if raw.isdigit() and digits >= 13:  # 13+ digits in one run: a number, no phone
             continue
         if YEARS.match(raw) or DECIMALS.search(raw) or NOT_PHONE_SHAPE.match(raw):
             continue
@@ -294,7 +303,7 @@ def phones(text: str) -> Iterator[Hit]:
             continue  # ("his number: +91-…" is a phone: an id is not written with a +)
         if NOT_PHONE.search(text[max(0, start - 50) : start]):
             continue
-        if ORGANISATION_LINE.search(text[max(0, start - 100) : start]):
+        if ORGANISATION_LINE.search(text[max(0, start - 100) : end + 40]):
             continue  # "call our media line +1 (415) 555-0132": a company's number
         if CODE_LABEL.search(text[max(text.rfind("\n", 0, start) + 1, start - 60) : start]):
             continue  # "código 2FA de backup: 72523872": a code, on a line that says so

@@ -405,6 +405,16 @@ GOVERNMENT: dict[str, IdRule] = {
         _always,
         _words(r"ohip\b", "health card", "carte santé"),
     ),
+    "fr_spi": (
+        _shape(r"\b[0-3]\d ?\d{2} ?\d{3} ?\d{3} ?\d{3}\b"),
+        _always,
+        _words(r"num[ée]ro fiscal", r"n° fiscal", r"spi\b", "identifiant fiscal"),
+    ),
+    "uk_utr": (
+        _shape(r"\b\d{5} ?\d{5}\b"),
+        _always,
+        _words(r"utr\b", "unique taxpayer reference"),
+    ),
     "ng_bvn": (
         _shape(r"\b\d{11}\b"),
         _always,

@@ -109,6 +109,8 @@ STREETISH = re.compile(
     r"blok|rt|rw|ул\.|улица|проспект|пр-т|дом|д\.|кв\.|οδός|οδ\.|ΤΚ)(?![^\W\d_])|طريق|شارع|حي|"
     r"مبنى|عمارة|मार्ग|गली|सड़क|রোড|রাস্তা|רחוב|שד'"
 )
+# "Imogen Holloway — 18 Banksia Street": a person's name, then the street
+PERSON_BEFORE = re.compile(r"(?<![\w])[A-Z][a-z]+(?: [A-Z][a-z]+){1,2}\s*[—–]\s*$")
 # a business's own place, not a person's
 BUSINESS = re.compile(
     r"(?i)\b(?:registered office|head office|business park|headquarters|our (?:office|store|"
@@ -125,7 +127,8 @@ def addresses(text: str) -> Iterator[Hit]:
         cjk = bool(CJK_STREET.search(match.group()))
         if BUSINESS.search(text[max(0, start - 80) : end + 40]):
             continue
-        if cjk or near(text, start, end, ADDRESS_WORDS, reach=60):
+        owner = PERSON_BEFORE.search(text[max(0, start - 40) : start])
+        if cjk or owner or near(text, start, end, ADDRESS_WORDS, reach=60):
             yield Hit("street_address", FAMILY, start, end, 0.8 if cjk else 0.75)
     for match in LABELLED.finditer(text):
         value = match.group("value")
