@@ -3,8 +3,9 @@
     make bench-firewall                       # the table
     make bench-firewall FIREWALL_ARGS=--errors  # and every miss and false alarm
 
-Three sets (see SETS), each built by a script beside it in bench/data, hold texts a careful
-reader labelled with the families they hold — secret, personal, injection — and benign
+Fourteen sets (see SETS; the holdouts were each written blind and measured once before they
+were used, their first numbers in the comments), each built by a script beside it in
+bench/data, hold texts a careful reader labelled with the families they hold — secret, personal, injection — and benign
 look-alikes labelled with none: UUIDs, hashes, code that reads a password from the environment,
 placeholders, numbers that are not phone or card numbers, how-tos that quote an injection. A text
 counts for a family when ``memory.firewall.scan`` reports a hit of that family at or above the
