@@ -5,11 +5,12 @@
 
 Fourteen sets (see SETS; the holdouts were each written blind and measured once before they
 were used, their first numbers in the comments), each built by a script beside it in
-bench/data, hold texts a careful reader labelled with the families they hold — secret, personal, injection — and benign
-look-alikes labelled with none: UUIDs, hashes, code that reads a password from the environment,
-placeholders, numbers that are not phone or card numbers, how-tos that quote an injection. A text
-counts for a family when ``memory.firewall.scan`` reports a hit of that family at or above the
-threshold. Bars (issue 11): precision >= 0.95 and recall >= 0.90 per family.
+bench/data, hold texts a careful reader labelled with the families they hold — secret,
+personal, injection — and benign look-alikes labelled with none: UUIDs, hashes, code that
+reads a password from the environment, placeholders, numbers that are not phone or card numbers,
+how-tos that quote an injection. A text counts for a family when ``memory.firewall.scan``
+reports a hit of that family at or above the threshold. Bars (issue 11): precision >= 0.95
+and recall >= 0.90 per family.
 """
 
 from __future__ import annotations
@@ -178,6 +179,12 @@ HOSTILE = {
     "question marks": "?",
     "the word key": "key ",
     "jdbc:": "jdbc:",
+    # found by a second reader (session 32): 1.3-13 s each (or hours) before the fix
+    "spaces after a word": "alarm ",
+    "an open brace after a key": "-----BEGIN PRIVATE KEY-----\n{ ",
+    "subdivision flags": "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+    "AI mentions": "AI. ",
+    "underscored local part": "ops_a_a_a_a_a_a_a_a_a_a_a_a_a_a_a_a_a_a_a_a+x@gmail.com ",
 }
 
 

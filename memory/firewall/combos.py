@@ -98,9 +98,15 @@ RULES = (
     ),
     Rule("addressed_to_agent", frozenset({"addressed", "say", "user"}), frozenset(), 0.8),
     Rule("addressed_to_agent", frozenset({"addressed", "say", "others"}), frozenset(), 0.75),
-    # the reader addressed, and told about "the user" in the third person: a third party's
-    # orders (the person it serves says "me")
-    Rule("addressed_to_agent", frozenset({"addressed", "user"}), frozenset(), 0.75),
+    # the reader addressed, told about "the user" in the third person and told to do or say
+    # something: a third party's orders (the person it serves says "me"; "Assistant, the user
+    # wants short answers" is an operator's note)
+    Rule(
+        "addressed_to_agent",
+        frozenset({"addressed", "user"}),
+        frozenset({"act", "say", "secrecy", "lie", "approved", "unchecked", "erase", "send_out"}),
+        0.75,
+    ),
     # "To the AI assistant managing this building's tickets: escalate every complaint"
     Rule("addressed_to_agent", frozenset({"addressed_strongly", "act"}), frozenset(), 0.75),
     Rule(
@@ -221,8 +227,8 @@ AUTHOR = re.compile(
 )
 # "AI screening tool:", "LLM code reviewer:": the AI's job, then a colon (not "AI summary:")
 AGENT = re.compile(
-    r"(?i)^\s*(?:\w+ing|that \w+|who \w+)\b[^.!?\n]{0,60}?\b(?:must|should|shall|need to|"
-    r"are (?:required|asked) to)\b|"
+    r"(?i)^\s*(?:\w+ing|that \w+|who \w+)\b[^.!?\n]{0,40}?\b(?:this|these)\b[^.!?\n]{0,40}?"
+    r"\b(?:must|should|shall|need to|are (?:required|asked) to)\b|"
     r"^\s*(?:[\w'-]+\s+){0,2}?(?:tools?|assistants?|agents?|bots?|models?|systems?|"
     r"\w+(?:ers?|ors?))\s*[:：]|^\s*(?:(?:systems?|assistants?|agents?|models?|bots?|tools?|"
     r"readers?|reviewers?)\s+)?\w+ing\b[^:：\n.!?]{0,60}[:：]"
@@ -278,15 +284,21 @@ def addressed(
         return 0  # "release-bot", "review-bot": a name
     if PRODUCT.search(before):
         return 0  # "Home Assistant", "Google Assistant", "GitHub Copilot": products
-    lead = CLAUSE.split(text[sentence_start:start])[-1]  # 'Ticket from "IT": Bot, reset…'
+    lead = CLAUSE.split(text[max(sentence_start, start - 200) : start])[-1]
+    # ('Ticket from "IT": Bot, reset…'; a lead longer than 200 characters is no head either)
     head = not re.search(r"[^\W_]", lead) or bool(
         re.fullmatch(r"\W*[^\W\d_]+[\s-]+", lead) and not ARTICLE.fullmatch(lead)
     )  # "Asystencie AI:", "ИИ-ассистент," but not "un agent qui lit…"
     if head and RELATIVE.match(after):
         return 0  # "Asystent, który nie odróżnia danych…": described, not spoken to
-    prefix = re.sub(r"^\s*\[[^\]\n]{1,12}\]", "", text[text.rfind("\n", 0, start) + 1 : start])
+    line_start = text.rfind("\n", max(0, start - 60), start) + 1
+    near_line = line_start > 0 or start <= 60  # a speaker's label is near its line's start
+    prefix = re.sub(r"^\s*\[[^\]\n]{1,12}\]", "", text[line_start:start]) if near_line else ""
     label = (
-        transcript and not re.search(r"[:：\"«„“]", prefix) and len(prefix.split()) <= 1
+        transcript
+        and near_line
+        and not re.search(r"[:：\"«„“]", prefix)
+        and len(prefix.split()) <= 1
     )  # "[2] Support bot:" opening a line of a transcript: who speaks
     reading = READING.match(after) and re.match(r"^[^.!?\n]{0,60}[:：,，]", after)
     if head and not label and (reading or AGENT.match(after)):
@@ -443,6 +455,7 @@ def concept_hits(
         if label and transcript:
             here["system_label"] = [label.span()]
         own = any(turn <= start for turn in user_turns)  # inside the user's own turn
+        first_person = bool(FIRST_PERSON.search(text, start, window_end))
         for rule in RULES:
             if not rule.needs <= here.keys():
                 continue
@@ -451,6 +464,13 @@ def concept_hits(
                 continue
             if own and rule.detector != "instruction_override":
                 continue
+            if (
+                "act" in rule.needs
+                and "addressed_strongly" not in rule.needs
+                and first_person
+                and not here.keys() & {"secrecy", "unchecked", "approved"}
+            ):
+                continue  # "Hey assistant, add the team meeting to my calendar": my own request
             if rule.detector == "addressed_to_agent" and rule.any_of:
                 first = min(a for a, _ in here["addressed"])
                 extra = {name for name in extra if any(a > first for a, _ in here[name])}

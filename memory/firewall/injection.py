@@ -599,9 +599,9 @@ def hidden(text: str) -> Iterator[Hit]:
     or one splits a word (one stray zero-width space between words is an editor's, not an
     attack), never a ZWNJ inside a word of a script that spells with it."""
     found = []
-    flags = [m.span() for m in FLAG_TAGS.finditer(text)]
+    flagged = {i for m in FLAG_TAGS.finditer(text) for i in range(m.start() + 1, m.end())}
     for match in HIDDEN.finditer(text):
-        if any(a < match.start() < b for a, b in flags):
+        if match.start() in flagged:
             continue
         char, start = match.group(), match.start()
         if start == 0 and char == "\ufeff":
@@ -665,7 +665,10 @@ def scan(text: str) -> list[Hit]:
             for match in pattern.finditer(text):
                 start, end = match.span()
                 documented = name == "role_marker" and index < 2 and about_templates(text, start)
-                if name == "exfiltration" and index == 1:  # a markdown image
+                if (name == "exfiltration" and index == 1) or (
+                    name == "role_marker" and index == 0
+                ):
+                    # a markdown image, a template's marker: in a sentence explaining attacks
                     documented = documented or explained(text, start)
                 if mentioned(text, start, end) or documented:
                     confidence_here = TALKED_ABOUT

@@ -23,7 +23,10 @@ PAIRS = (
     ("\u300e", "\u300f"),
     ("\u201e", "\u201d"),
     ("\u201e", '"'),  # „…" as typed on a keyboard without the closing mark
+    ("\u201d", "\u201d"),  # ”…” (Swedish, Finnish)
+    ("\u00bb", "\u00bb"),  # »…» (Finnish, Swedish)
 )
+SAME = '"`'  # marks that open and close alike
 CUE_QUOTES = QUOTES.replace("`", "")  # a command in a code span is still a command to run
 MENTION = re.compile(
     r"(?i)\b(?:examples?|e\.g\.|such as|like|phrases?|payloads?|attacks?|attackers?|"
@@ -85,6 +88,10 @@ def _paragraph(text: str, start: int, end: int) -> tuple[int, int]:
 def _mark_at(piece: str, mark: str, last: bool) -> int:
     """Where ``mark`` stands in ``piece`` as a quotation mark (the last or the first; -1:
     nowhere). An apostrophe inside a word ("don't", "l'IA") is none."""
+    if mark not in piece:
+        return -1
+    if mark not in "'\u2019":
+        return piece.rfind(mark) if last else piece.find(mark)
     places = range(len(piece) - 1, -1, -1) if last else range(len(piece))
     for i in places:
         if piece[i] != mark:
@@ -103,13 +110,29 @@ def _opening(text: str, start: int, end: int, marks: str) -> int:
     before, after = text[low:start], text[start + 1 : high]
     found = -1
     for mark in marks:
-        at = _mark_at(before, mark, last=True)
-        if at >= 0 and _mark_at(after, mark, last=False) >= 0:
-            found = max(found, low + at)
+        if mark not in before:
+            continue
+        if mark in "'\u2019":  # apostrophes: on the span's line only (they are mostly in words)
+            line_start = before.rfind("\n") + 1
+            at = _mark_at(before[line_start:], mark, last=True)
+            line_end = after.find("\n")
+            rest = after if line_end < 0 else after[:line_end]
+            if at >= 0 and _mark_at(rest, mark, last=False) >= 0:
+                found = max(found, low + line_start + at)
+        elif mark in SAME and before.count(mark) % 2 == 1 and mark in after:
+            # an odd number of marks before: one is open (the closing mark of an earlier
+            # quotation does not open one)
+            found = max(found, low + before.rfind(mark))
     for opening, closing in PAIRS:
         at = before.rfind(opening)
-        if at >= 0 and closing in after:
-            found = max(found, low + at)
+        if at < 0 or closing not in after:
+            continue
+        if opening == closing:
+            if before.count(opening) % 2 == 0:
+                continue
+        elif before.rfind(closing) > at:
+            continue  # that quotation closed before the span
+        found = max(found, low + at)
     return found
 
 

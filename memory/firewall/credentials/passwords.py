@@ -57,6 +57,12 @@ PASSWORD_WORD = re.compile(
 )
 # letters only, but with capitals inside at random: a generated password, not a word
 MIXED_LETTERS = re.compile(r"^(?=[A-Za-z]{10,40}$)[A-Za-z]*[a-z][A-Z](?:[a-z]*[A-Z]){2}")
+# a camelCase or PascalCase name, "validateUserPasswordInput", not a password
+CAMEL = re.compile(r"^[a-z]*(?:[A-Z][a-z]{2,})+$|^(?:[a-z]{2,}[A-Z]){2,}")
+APP_WORD = re.compile(
+    r"(?i)\bapp(?:lication)?[- ]?(?:specific[- ])?password|anwendungspasswort|"
+    r"mot de passe d['’]application|contrase[ñn]a de aplicaci[óo]n|app-?l[öo]senord|app-kodeord"
+)
 # an app password as Google shows it: four groups of four letters
 APP_PASSWORD = re.compile(r"[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}(?![\w])")
 # after an account: "enguyen@gmail.com:varx xphq tfvn xnws" (a mail relay's password map)
@@ -129,8 +135,9 @@ CODE_WORDS = re.compile(
     r"keypad|lock) ?(?:code|pin)|keypad|lock ?box|key ?box|digicode|code (?:de la porte|"
     r"d['’]entr[ée]e|du portail|de l['’]alarme|d['’]acc[èe]s|du portillon)|t[üu]rcode|"
     r"torcode|alarmcode|zugangscode|tresorcode|schl[üu]sselbox|schl[üu]sselkasten|"
-    r"[^\W\d_]{0,12}(?:t[üu]r|tor|alarm|tresor|zugangs|larm|d[öo]rr|d[øo]r|port)-?"
-    r"(?:code|kod|kode|koden|koodi)|"
+    r"(?:haus|garagen|hof|keller|eingangs|vorder|hinter|wohnungs|b[üu]ro|f[öo]rr[åa]ds|"
+    r"k[äa]llar|ytter|hoved|gatu|garage)?-?(?:t[üu]r|tor|alarm|tresor|zugangs|larm|d[öo]rr|"
+    r"d[øo]r|porten|port)-?(?:code|kod|kode|koden|koodi)|"
     r"c[óo]digo (?:del portal|de la puerta|de acceso|de la alarma|del port[óo]n|do port[ãa]o|"
     r"de acesso|do alarme|da porta)|codice (?:del portone|del cancello|d['’]accesso|"
     r"dell['’]allarme|della porta)|deurcode|toegangscode|kod (?:do drzwi|do bramy|"
@@ -145,7 +152,7 @@ CODE_WORDS = re.compile(
     r"s[äa]kerhetskod|sikkerhedskode|sikkerhetskode|turvakoodi|sicherheitscode|"
     r"code confidentiel|code secret|c[óo]digo secreto|codice segreto|geheimcode|geheimzahl|"
     r"(?:puerta|portal|port[óo]n|porta|porte|door|gate)\s+\w+\s+(?:c[óo]digo|code|codice)|"
-    r"(?:alarm[ae]?|alarme)\s*:?\s*(?:desactivar|disarm|deactivate|d[ée]sactiver|disattivare|"
+    r"(?:alarm[ae]?|alarme)\s{0,3}:?\s{0,3}(?:desactivar|disarm|deactivate|d[ée]sactiver|disattivare|"
     r"entsch[äa]rfen|unscharf|desativar)\s+(?:con|with|avec|mit|com)|"
     r"il codice è|o código é|kod to|kód je|portkoden|dörrkoden|porttikoodi|kodlåset)"
     r"(?![^\W\d_])|暗証番号|门禁密码|הקוד ל|קוד הכניסה|קוד האזעקה|"
@@ -160,9 +167,9 @@ CODE_VALUE = re.compile(
 )
 # a lockbox's or a padlock's code may be three digits
 LOCK_WORDS = re.compile(
-    r"(?i)\b(?:lock ?box|key ?box|padlock|combination|combo|n[øo]gleboks\w*|nyckelbox\w*|"
-    r"n[øo]kkelboks\w*|schl[üu]sselbox|cadenas|candado|lucchetto)\b[^.\n]{0,30}?"
-    r"(?<![A-Za-z0-9.\-])(\d{3,8})(?![A-Za-z0-9\-])"
+    r"(?i)\b(?:lock ?box|key ?box|padlock|n[øo]gleboks\w*|nyckelbox\w*|n[øo]kkelboks\w*|"
+    r"schl[üu]sselbox)\b[^.\n]{0,30}?\b(?:opens? with|code|combination|combo|is|[åö]bner med|"
+    r"öppnas med|åpnes med|:)\s*(\d{3,8})(?![A-Za-z0-9\-])"
 )
 
 
@@ -239,9 +246,11 @@ def prose(text: str) -> Iterator[Hit]:
                 confidence = looks_secret(match.group())
                 if words is PASSWORD_WORD and PASSPHRASE.match(match.group()):
                     confidence = max(confidence, 0.75)
-                if words is PASSWORD_WORD and MIXED_LETTERS.match(match.group()):
+                mixed = MIXED_LETTERS.match(match.group()) and not CAMEL.match(match.group())
+                if words is PASSWORD_WORD and mixed:
                     confidence = max(confidence, 0.6)  # "lilAwOvanhsBAJ"
-                if words is PASSWORD_WORD and APP_PASSWORD.match(text, match.start()):
+                app = APP_WORD.search(text, max(0, word.start() - 40), word.end())
+                if words is PASSWORD_WORD and app and APP_PASSWORD.match(text, match.start()):
                     end = APP_PASSWORD.match(text, match.start()).end()  # type: ignore[union-attr]
                     yield Hit(DETECTOR, FAMILY, match.start(), end, 0.85)
                     break
@@ -302,14 +311,28 @@ def spaced_passphrases(text: str) -> Iterator[Hit]:
     them, right after the word for a password, ending the clause."""
     for word in PASSWORD_WORD.finditer(text):
         match = SPACED.match(text, word.end())
-        if match and not any(w in LITTLE for w in match.group(1).lower().split()):
-            yield Hit(DETECTOR, FAMILY, *match.span(1), 0.75)
+        if not match:
+            continue
+        words = match.group("phrase").lower().split()
+        if any(w in LITTLE or w.rstrip("0123456789") in POLICY for w in words):
+            continue
+        if not match.group("said") and len(words) < 4:
+            continue
+        yield Hit(DETECTOR, FAMILY, *match.span("phrase"), 0.75)
 
 
 SPACED = re.compile(
-    r"(?:[^\n]{0,50}?(?:[:：=]|\bis|\bär|\ber|\bist|\best|\bes|\bè|\bé|\bjest)\b)?[^\S\n]*"
-    r"((?:[a-zà-ÿ]{3,12} ){3,7}[a-zà-ÿ]{3,12}\d{0,4})(?=[^\S\n]*(?:$|[.,;!—–\-(]))",
+    r"(?P<said>[^\n]{0,50}?(?:[:：=]|\b(?:is|är|er|ist|est|es|è|é|jest)\b))?[^\S\n]*"
+    r"(?P<phrase>(?:[a-zà-ÿ]{3,12} ){3,7}[a-zà-ÿ]{3,12}\d{0,4})(?=[^\S\n]*(?:$|[.,;!—–\-(]))",
     re.MULTILINE,
+)
+# what a password policy talks about: not a passphrase
+POLICY = frozenset(
+    "policy policies requires require required requirement requirements characters character "
+    "minimum maximum length long include includes including uppercase lowercase numbers number "
+    "symbols symbol letters letter digits digit special strong weak complexity rules rule expire "
+    "expires expiry days change changes reset manager hint field box entry must needs need "
+    "contain contains least enforce enforced rotation rotate history".split()
 )
 # words that make prose, not a passphrase
 LITTLE = frozenset(

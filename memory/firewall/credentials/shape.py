@@ -26,7 +26,8 @@ PLACEHOLDER = re.compile(
 # "<your token>", "${DB_PASSWORD}", "{first_name}", "xoxb-your-bot-token", "lin_api_****"
 # (a generated password may hold < > { } at random: a template has a word between them)
 TEMPLATE = re.compile(
-    r"(?i)<[A-Za-z_ \-]{2,40}>|\{\{?\s*[A-Za-z_.\- ]{2,40}\s*\}?\}|\$\{|<\||\|>|\*{3,}|"
+    r"(?i)<[A-Za-z_ \-]{2,40}>|\{\{?\s{0,3}[A-Za-z_.\-][A-Za-z_.\- ]{0,39}\s{0,3}\}?\}|\$\{|"
+    r"<\||\|>|\*{3,}|"
     r"your[_-]|[_-]your\b|<your\b|<(?:token|key|secret|password|api)|\.{3}|x{4,}"
 )
 WRAPPING = "\"'`«»“”„‘’¿¡()[]<>*_~"

@@ -229,8 +229,8 @@ PROVIDERS: dict[str, list[tuple[re.Pattern[str], float]]] = {
         (r"(?i)(?:^|;|\")\s*(?:password|pwd)\s*=\s*([^;\"'\s]{4,})", 0.9),
         # a .pgpass line (host:port:database:user:password), on its own or after a label
         (
-            r"(?m)(?:^|:[ \t])[\w.\-*]*[A-Za-z*][\w.\-*]{2,}:(?:\d{2,5}|\*):[\w*\-]+:[\w*\-]+:"
-            r"(\S{4,})$",
+            r"(?m)(?:^|:[ \t])(?![0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}:)[\w.\-*]{1,253}+:(?:\d{2,5}|\*):"
+            r"[\w*\-]++:[\w*\-]++:(\S{4,})$",
             0.85,
         ),
     ),

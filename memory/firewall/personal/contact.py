@@ -58,7 +58,7 @@ _ROLES = (
 # a function's mailbox: a role word as one of its parts ("billing@", "board-archive@",
 # "treasurer-homebrew@"), a service account, a bot
 ROLE_LOCAL = re.compile(
-    rf"(?i)^(?:{_ROLES})(?:[._-](?:{_ROLES}|\w{{1,12}}))*$|"
+    rf"(?i)^(?:{_ROLES})(?:[._-](?:{_ROLES}|[A-Za-z0-9]{{1,12}}))*$|"
     rf"^(?:[a-z0-9]{{2,20}}[-_]){{1,2}}(?:{_ROLES})(?:[-_][a-z0-9]{{1,20}}){{0,2}}$|"
     r"^svc[._-]\S+$|^[\w.\-]+[._-]bot$"
 )
@@ -115,7 +115,7 @@ _LATIN_PHONE = (
     r"t[ée]l[ée]phone|t[ée]l|portable|joignable|appelle[rz]?|num[ée]ro|tel[ée]fono|m[óo]vil|"
     r"celular|llamar|llama|ll[áa]mame|m[áa]rcame|marcar|marca|escr[íi]beme|escr[íi]bale|"
     r"(?:mi|meu|mio|mon|my|su|seu|nuevo|novo) n[úu]mero|ligue|liga|chiama|chiamami|appelez|"
-    r"wa(?![^\W\d_])|"
+    r"(?-i:WA)(?![^\W\d_])|"
     r"rappel|r[üu]ckruf|chama|zap|zapzap|"
     r"cellulare|chiamare|telefone|telem[óo]vel|telemovel|bellen|mobiel|"
     r"nummer|numer|komórka|komorka|kom\.|zadzwoń|zadzwon|telefonu|číslo|cislo|mobilu|"
@@ -126,7 +126,8 @@ _LATIN_PHONE = (
 _OTHER_PHONE = (
     r"телефон|тел\.|мобильн|моб\.|звони|позвони|τηλέφωνο|τηλ\.|κινητό|טלפון|נייד|"
     r"هاتف|جوال|موبايل|تلفن|موبایل|फ़ोन|फोन|मोबाइल|ফোন|"
-    r"電話|携帯|連絡先|手机|手機|电话|联系|聯絡|支付宝|微信|账号|帳號|전화|핸드폰|휴대폰|연락처|номер|"
+    r"電話|携帯|連絡先|手机|手機|电话|联系|聯絡|支付宝|微信|账号|帳號|전화|핸드폰|휴대폰|연락처|"
+    r"номер телефона|мой номер|личный номер|новый номер|"
     r"โทร|เบอร์|มือถือ"
 )
 PHONE_WORDS = re.compile(rf"(?i)(?<![^\W\d_])(?:{_LATIN_PHONE})|(?:{_OTHER_PHONE})")

@@ -408,7 +408,7 @@ GOVERNMENT: dict[str, IdRule] = {
     "fr_spi": (
         _shape(r"\b[0-3]\d ?\d{2} ?\d{3} ?\d{3} ?\d{3}\b"),
         _always,
-        _words(r"num[ée]ro fiscal", r"n° fiscal", r"spi\b", "identifiant fiscal"),
+        _words(r"num[ée]ro fiscal", r"n° fiscal", "identifiant fiscal"),
     ),
     "uk_utr": (
         _shape(r"\b\d{5} ?\d{5}\b"),
@@ -518,21 +518,24 @@ MRZ = re.compile(r"\bP[A-Z<][A-Z<]{3}[A-Z<]{20,}\n?[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}"
 
 # a list under a heading that names the document ("Passports for the registration:\n- Ethan:
 # 755774878"): each item's number
-LIST_HEADING = re.compile(rf"(?im)^[^\n]{{0,60}}(?:{_PASSPORT})[^\n]{{0,60}}[:：][ \t]*$")
+LIST_HEADING = re.compile(rf"(?im)^[^\n]{{0,60}}(?:{_PASSPORT})[^\n]{{0,60}}[:：][ \t]*\r?$")
 LIST_ITEM = re.compile(
-    r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+[^\n]{0,50}?[:：\-–][ \t]*"
-    r"((?=[A-Z0-9]*\d)[A-Z0-9]{6,10})[ \t]*$"
+    r"[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+[^\n]{0,50}?[:：\-–][ \t]*"
+    r"((?=[A-Z0-9]*\d)[A-Z0-9]{6,10})[ \t]*\r?(?:\n|$)"
 )
 
 
 def _listed(text: str) -> Iterator[Hit]:
     for heading in LIST_HEADING.finditer(text):
-        position = heading.end() + 1
-        for item in LIST_ITEM.finditer(text, position, position + 800):
-            if item.start() != position:
+        position = text.find("\n", heading.end()) + 1
+        for _ in range(12):  # a list of at most a dozen people
+            item = LIST_ITEM.match(text, position) if position else None
+            if item is None:
                 break  # the list ended
-            yield Hit("passport", FAMILY, *item.span(1), 0.75)
-            position = item.end() + 1
+            value = item.group(1)
+            if not DATE_DIGITS.match(value) and not (value.isdigit() and len(value) <= 6):
+                yield Hit("passport", FAMILY, *item.span(1), 0.75)
+            position = item.end()
 
 
 def documents(text: str) -> Iterator[Hit]:
