@@ -189,7 +189,6 @@ NOT_A_PERSON = frozenset(
         phonenumbers.PhoneNumberType.UAN,
     }
 )
-IP_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 IP_ADDRESS_CIDR = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2}|:\d{1,5})?")
 DATE_LIKE = re.compile(r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})\b")
 
