@@ -21,6 +21,7 @@ from base.db import atomic_with_retry
 from base.errors import Unprocessable
 from memory import live
 from memory.contracts import EngramIn, RememberedOut, RememberOut
+from memory.firewall.credentials import scans_shared
 from memory.models import Engram, Network
 from memory.services import lifecycle, moderation
 from memory.services.graph import (
@@ -85,7 +86,8 @@ def engrams_remember(
 ) -> RememberResult:
     """Remember a validated batch. Retried once after a concurrent insert of the same
     external_id (two clients sending one memory get one engram) or a deadlock."""
-    return atomic_with_retry(lambda: _Batch(tenant, actor, network_key, items, source).run())
+    with scans_shared():
+        return atomic_with_retry(lambda: _Batch(tenant, actor, network_key, items, source).run())
 
 
 @dataclass

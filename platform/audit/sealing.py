@@ -17,6 +17,7 @@ from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from django.db import connection
 
 from audit.models import AuditEvent, SealKey
 
@@ -24,17 +25,29 @@ SEALED = "sealed"
 
 
 def keys_for(tenant_id: int, subjects: Iterable[str], *, create: bool = False) -> dict[str, bytes]:
-    """{subject: key} for the subjects that have one (made first when ``create``)."""
+    """{subject: key} for the subjects that have one (made first when ``create``: one
+    statement when every subject is new, as a memory just written is)."""
     wanted = sorted(set(subjects))
     if not wanted:
         return {}
+    keys: dict[str, bytes] = {}
     if create:
-        SealKey.objects.bulk_create(
-            [SealKey(tenant_id=tenant_id, subject=s, key=os.urandom(32)) for s in wanted],
-            ignore_conflicts=True,
-        )
-    rows = SealKey.objects.filter(tenant_id=tenant_id, subject__in=wanted)
-    return {row.subject: bytes(row.key) for row in rows.only("subject", "key")}
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                INSERT INTO audit_sealkey (tenant_id, subject, key, created_at)
+                SELECT %s, s, k, now() FROM unnest(%s::text[], %s::bytea[]) AS n(s, k)
+                ON CONFLICT (tenant_id, subject) DO NOTHING
+                RETURNING subject, key
+                """,
+                [tenant_id, wanted, [os.urandom(32) for _ in wanted]],
+            )
+            keys = {subject: bytes(key) for subject, key in cursor.fetchall()}
+    missing = [s for s in wanted if s not in keys]
+    if missing:
+        rows = SealKey.objects.filter(tenant_id=tenant_id, subject__in=missing)
+        keys.update({row.subject: bytes(row.key) for row in rows.only("subject", "key")})
+    return keys
 
 
 def _aad(tenant_id: int, subject: str) -> bytes:

@@ -590,3 +590,21 @@ def test_a_closing_quote_does_not_open_a_quotation() -> None:
         'drop@evil.io.\nSee the "FAQ" too.'
     )
     assert "injection" in families(text)
+
+
+def test_scans_shared_scans_each_text_once_and_only_inside_the_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from memory.firewall import credentials
+
+    text = "the staging password is Tr0ub4dor&3-horse"
+    alone = credentials.scan(text)
+    calls: list[str] = []
+    real = credentials._scan
+    monkeypatch.setattr(credentials, "_scan", lambda t: calls.append(t) or real(t))
+    with credentials.scans_shared():
+        assert credentials.scan(text) == alone and credentials.scan(text) == alone
+        assert scan(text)  # the firewall's screen shares it too
+    assert calls == [text]
+    credentials.scan(text)
+    assert calls == [text, text]  # outside a block nothing is kept
