@@ -7,7 +7,6 @@ The local model loads lazily, once per process, and is shared by threads; infere
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
@@ -171,8 +170,31 @@ def query_vector(query: str, tenant_id: int) -> str | None:
 _soon = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-vector")
 
 
-def query_vector_soon(query: str, tenant_id: int) -> Callable[[], str | None]:
-    """Start embedding the query now, on a thread of its own (the model releases the GIL), and
-    return what waits for it: recall's first SQL statements run meanwhile."""
-    future = _soon.submit(query_vector, query, tenant_id)
-    return future.result
+class QueryVector:
+    """A query's embedding being computed on a thread of its own (the model releases the GIL)
+    while recall's first SQL statements run. Calling it waits for the pgvector literal (None
+    when no embedder answers); ``values`` waits for the numbers (intent routing's
+    prototypes): one embedding for both, where two callers of ``embed_query`` racing the
+    thread each ran the model."""
+
+    def __init__(self, query: str, tenant_id: int) -> None:
+        self._future = _soon.submit(self._embedded, query, tenant_id)
+
+    @staticmethod
+    def _embedded(query: str, tenant_id: int) -> tuple[float, ...] | None:
+        try:
+            return embed_query(query, tenant_id)
+        except Exception:
+            return None
+
+    def values(self) -> tuple[float, ...] | None:
+        return self._future.result()
+
+    def __call__(self) -> str | None:
+        vector = self._future.result()
+        return None if vector is None else "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
+
+
+def query_vector_soon(query: str, tenant_id: int) -> QueryVector:
+    """Start embedding the query now; what is returned waits for it (``QueryVector``)."""
+    return QueryVector(query, tenant_id)

@@ -476,10 +476,11 @@ NEAREST = 3  # an intent's closeness: the mean of its nearest examples' cosines
 
 
 def _cos(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=False))
-    na = math.sqrt(sum(x * x for x in a))
-    nb = math.sqrt(sum(y * y for y in b))
-    return dot / (na * nb) if na and nb else 0.0
+    """Cosine, in C (``math.sumprod``): a recall compares its query with ~100 examples, which
+    took ~6 ms with Python loops over 384 numbers."""
+    na = math.sqrt(math.sumprod(a, a))
+    nb = math.sqrt(math.sumprod(b, b))
+    return math.sumprod(a, b) / (na * nb) if na and nb else 0.0
 
 
 def by_prototypes(

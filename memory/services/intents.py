@@ -15,7 +15,7 @@ import hashlib
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.utils import timezone
 
@@ -103,9 +103,16 @@ def prototypes_of(intents: Sequence[IntentDef]) -> dict[str, tuple[tuple[float, 
     return out
 
 
-def route(*, tenant_id: int, query: str | None, forced: str | None = None) -> Routed:
+def route(
+    *,
+    tenant_id: int,
+    query: str | None,
+    forced: str | None = None,
+    embedding: Callable[[], Sequence[float] | None] | None = None,
+) -> Routed:
     """The query's intent: ``forced`` if the caller named one, else the rules', else the
-    nearest prototype's, else none."""
+    nearest prototype's, else none. ``embedding``: the query's, when the caller is computing
+    it already (recall)."""
     intents = vocabulary_of(tenant_id)
     if forced:
         return Routed(forced, "forced", 1.0)
@@ -118,7 +125,9 @@ def route(*, tenant_id: int, query: str | None, forced: str | None = None) -> Ro
     near = Routed("", "none", 0.0)
     if prototypes:
         try:
-            near = by_prototypes(embed_query(query, tenant_id), prototypes)
+            vector = embedding() if embedding is not None else embed_query(query, tenant_id)
+            if vector is not None:
+                near = by_prototypes(vector, prototypes)
         except Exception:  # no embedder now: the model may still answer
             near = Routed("", "none", 0.0)
     if near.intent:

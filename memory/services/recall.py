@@ -63,7 +63,7 @@ from memory.core.skills import PLACEHOLDER, reliability
 from memory.core.tasks import marks, step_text
 from memory.core.text import content_lemmas, is_stop_word, lemma
 from memory.core.when import window_in
-from memory.embeddings import query_vector_soon
+from memory.embeddings import QueryVector, query_vector_soon
 from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
 from memory.selectors import known_networks, network_find, unknown_network
 from memory.selectors.work import open_tasks
@@ -155,7 +155,12 @@ def network_recall(
     for cue_id, energy in carried.items():
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
-    routed = route(tenant_id=tenant.pk, query=query, forced=_forced(tenant, options.intent))
+    routed = route(
+        tenant_id=tenant.pk,
+        query=query,
+        forced=_forced(tenant, options.intent),
+        embedding=vector.values if isinstance(vector, QueryVector) else None,
+    )
     mind.intent, mind.intent_via = routed.intent, routed.via
     mind.intent_confidence = routed.confidence
     profile = profile_of(routed.intent, vocabulary_of(tenant.pk))
