@@ -155,18 +155,25 @@ def network_recall(
     for cue_id, energy in carried.items():
         if cue_id not in seeds:
             seeds[cue_id] = ("", energy * PRIME_CARRY, "prime")
-    routed = route(
-        tenant_id=tenant.pk,
-        query=query,
-        forced=_forced(tenant, options.intent),
-        embedding=vector.values if isinstance(vector, QueryVector) else None,
-    )
-    mind.intent, mind.intent_via = routed.intent, routed.via
-    mind.intent_confidence = routed.confidence
-    profile = profile_of(routed.intent, vocabulary_of(tenant.pk))
-    focus = focus_for(network=network, task=options.task, scoped=profile.task_scope)
-    mind.task = focus.task.key if focus else ""
-    _run(network, mind, seeds, query, options, now, vector, focus, profile)
+
+    def settle() -> tuple[Focus | None, Profile]:
+        """The query's intent and the task in focus. Asked once the channels have run: by
+        then the query's embedding, which the intent's prototypes need, is ready (asked
+        first, recall waited for the model here, ~4 ms)."""
+        routed = route(
+            tenant_id=tenant.pk,
+            query=query,
+            forced=_forced(tenant, options.intent),
+            embedding=vector.values if isinstance(vector, QueryVector) else None,
+        )
+        mind.intent, mind.intent_via = routed.intent, routed.via
+        mind.intent_confidence = routed.confidence
+        profile = profile_of(routed.intent, vocabulary_of(tenant.pk))
+        focus = focus_for(network=network, task=options.task, scoped=profile.task_scope)
+        mind.task = focus.task.key if focus else ""
+        return focus, profile
+
+    _run(network, mind, seeds, query, options, now, vector, settle=settle)
     _say_if_empty(tenant, network, mind)
     mind.took_ms = _ms(started)
     _note(network, RecallEvent.Kind.RECALL, options.source, mind, seeds if options.record else None)
@@ -730,12 +737,10 @@ def _run(
     options: RecallOptions,
     now: datetime,
     query_vector: Callable[[], str | None],
-    focus: Focus | None = None,
-    profile: Profile | None = None,
     notes: Sequence[str] = (),
+    settle: Callable[[], tuple[Focus | None, Profile]] | None = None,
 ) -> None:
     mode = MODES.get(options.mode, MODES["balanced"])
-    profile = profile or Profile()
     activation = (
         spread(seeds, _out_edges(network), mode) if "activation" in options.channels else None
     )
@@ -749,6 +754,7 @@ def _run(
     )
     vector = query_vector() if query and "vector" in options.channels else None
     by_vec = _by_vector(network, vector, options.speaker) if vector else {}
+    focus, profile = settle() if settle is not None else (None, Profile())
     ids = set(by_act) | set(by_text) | set(by_vec) | (set(focus.engrams) if focus else set())
     rows = _rows(network, ids, options.speaker)  # activation's candidates are filtered here
     window = window_in(query, now) if query else None
