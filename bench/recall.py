@@ -199,13 +199,17 @@ def run_size(size: int, port: int, queries: int, seed: int) -> tuple[list[tuple]
             )
         )
     walls = []
+    run = int(time.time())  # new memories each run: a repeat would only reinforce the old one
     for i in range(queries):
         wall, _, _ = timed(
             http,
             "/api/v1/remember",
             {
                 "engrams": [
-                    {"content": f"single write {size}-{i}: {data.engram(size + i)['content']}"}
+                    {
+                        "content": f"single write {size}-{run}-{i}: "
+                        f"{data.engram(size + i)['content']}"
+                    }
                 ]
             },
         )

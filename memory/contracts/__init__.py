@@ -748,7 +748,10 @@ class NetworkOut(Output):
     pending_embeddings: int = Field(
         description="active engrams still waiting for their vector (0: ready for semantic recall)"
     )
-    pending_cue_embeddings: int = Field(description="cues still waiting for their vector")
+    pending_cue_embeddings: int = Field(
+        description="cues still waiting for their vector (numbers, dates and times get none: "
+        "they match exactly)"
+    )
     created_at: datetime
 
 

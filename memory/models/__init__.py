@@ -5,6 +5,7 @@ recall events, imports, moderation, erasure) and the knowledge extracted from in
 steps, their causal links, the tenant's intents)."""
 
 from memory.models.graph import (
+    EMBEDDABLE_CUE,
     EMBEDDING_DIMENSIONS,
     SEARCH_CONFIG,
     Cue,
@@ -33,6 +34,7 @@ from memory.models.llm import LlmProvider, LlmUsage
 from memory.models.work import Intent, Step, StepLink, Task
 
 __all__ = [
+    "EMBEDDABLE_CUE",
     "EMBEDDING_DIMENSIONS",
     "SEARCH_CONFIG",
     "Cue",

@@ -53,6 +53,12 @@ class Network(models.Model):
         return self.key
 
 
+# Cues that get an embedding: those with a letter. A number, a date or a time ("8985",
+# "2026-08-17", "10:00") matches exactly or not at all (no fuzzy match either): its vector
+# would only seed semantic noise, and in chat data they are a large share of all cues.
+EMBEDDABLE_CUE = Q(lemma__regex=r"[[:alpha:]]")
+
+
 class Cue(models.Model):
     """A concept: normalised lemma plus display word, with access statistics for ACT-R."""
 

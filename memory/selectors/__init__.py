@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -21,7 +21,16 @@ from base.errors import NotFound, ValidationFailed
 from base.pagination import MAX_ID, day_after
 from memory.core.text import lemma
 from memory.embeddings import query_vector
-from memory.models import Cue, Edge, Engram, EngramCue, ImportJob, ModerationItem, Network
+from memory.models import (
+    EMBEDDABLE_CUE,
+    Cue,
+    Edge,
+    Engram,
+    EngramCue,
+    ImportJob,
+    ModerationItem,
+    Network,
+)
 from tenants.models import Tenant
 
 
@@ -30,7 +39,8 @@ class NetworkCounts(TypedDict):
     cue_count: int
     edge_count: int
     pending_embeddings: int  # active engrams without their vector yet
-    pending_cue_embeddings: int  # cues without theirs (semantic cue matching misses them)
+    pending_cue_embeddings: int  # cues without theirs (semantic cue matching misses them);
+    # a cue without a letter (a number, a date) gets none and never waits (EMBEDDABLE_CUE)
 
 
 if TYPE_CHECKING:
@@ -40,9 +50,9 @@ if TYPE_CHECKING:
 type CountedNetwork = WithAnnotations[Network, NetworkCounts]
 
 
-def _count(model: type[Engram | Cue | Edge], **filters: object) -> Coalesce:
+def _count(model: type[Engram | Cue | Edge], *where: Q, **filters: object) -> Coalesce:
     rows = (
-        model.objects.filter(network=OuterRef("pk"), **filters)
+        model.objects.filter(*where, network=OuterRef("pk"), **filters)
         .order_by()
         .values("network")
         .annotate(n=Count("pk"))
@@ -60,7 +70,7 @@ def networks_for_tenant(*, tenant: Tenant) -> QuerySet[CountedNetwork]:
             cue_count=_count(Cue),
             edge_count=_count(Edge),
             pending_embeddings=_count(Engram, status=Engram.Status.ACTIVE, embedding__isnull=True),
-            pending_cue_embeddings=_count(Cue, embedding__isnull=True),
+            pending_cue_embeddings=_count(Cue, EMBEDDABLE_CUE, embedding__isnull=True),
         )
         .order_by("key")
     )

@@ -6,7 +6,7 @@ from django.db import connection
 from django.db.models import Q
 
 from memory.embeddings import embedder
-from memory.models import Cue, Engram
+from memory.models import EMBEDDABLE_CUE, Cue, Engram
 from tenants import rls
 
 BATCH = 64
@@ -34,6 +34,7 @@ def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> 
     with rls.tenant_scope(tenant_id):
         cues = list(
             Cue.objects.filter(
+                EMBEDDABLE_CUE,
                 tenant_id=tenant_id,
                 network_id=network_id,
                 embedding__isnull=True,

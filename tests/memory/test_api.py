@@ -177,6 +177,30 @@ def test_a_network_says_when_its_vectors_are_ready(cast: Cast) -> None:
     assert ready["pending_embeddings"] == 0 and ready["pending_cue_embeddings"] == 0
 
 
+def test_numbers_dates_and_times_get_no_cue_vector_and_never_wait_for_one(cast: Cast) -> None:
+    from memory.models import Cue, Engram, Network
+    from memory.services.embedding import embed_missing
+    from tenants import rls
+
+    api = client_for(cast)
+    schema = ["invoice", "8985", "2026-08-17", "10:00", "Zürich"]
+    remember(api, [{"content": "invoice 8985 due 2026-08-17 10:00 Zürich", "schema": schema}])
+    counts = api.get("/api/v1/networks/default").json()
+    assert counts["cues"] == 5 and counts["pending_cue_embeddings"] == 2  # invoice, zürich
+    with rls.tenant_scope(cast.tenant.pk):
+        network = Network.objects.get(tenant=cast.tenant, key="default")
+        ids = list(Engram.objects.filter(network=network).values_list("pk", flat=True))
+    embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=ids)
+    assert api.get("/api/v1/networks/default").json()["pending_cue_embeddings"] == 0
+    with rls.tenant_scope(cast.tenant.pk):
+        embedded = set(
+            Cue.objects.filter(network=network, embedding__isnull=False).values_list(
+                "lemma", flat=True
+            )
+        )
+    assert embedded == {"invoice", "zürich"}
+
+
 def test_prime_over_rest(cast: Cast) -> None:
     api = client_for(cast)
     facts = [{"content": f"coffee fact {i}", "schema": ["coffee", f"x{i}"]} for i in range(3)]
