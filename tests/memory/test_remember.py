@@ -170,3 +170,49 @@ def test_out_degree_stays_bounded_and_keeps_the_strongest_edges(cast: Cast) -> N
     degree = Edge.objects.filter(tenant=cast.tenant, source=hub).count()
     assert degree <= MAX_OUT_DEGREE + DEGREE_SLACK and hub.out_degree == degree
     assert Edge.objects.filter(tenant=cast.tenant, source=hub, target__lemma="favourite").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cue_count_update_is_hot_even_with_the_cues_embedding(cast: Cast) -> None:
+    """Every remember raises its cues' counts. Were a count indexed, or a cue page too full
+    for a second version of a row with its inline embedding, each update would write the cue
+    into every index again, its HNSW graph too (migration 0026). Each write commits, as in
+    service, so the versions it leaves behind can be pruned."""
+    from django.db import connection, transaction
+
+    from memory.services.embedding import embed_missing
+
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+
+    def write(content: str) -> int:
+        with transaction.atomic():
+            return remember(cast, [{"content": content, "schema": words}]).outcomes[0].id
+
+    def updates() -> tuple[int, int]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_stat_get_xact_tuples_updated('memory_cue'::regclass), "
+                "pg_stat_get_xact_tuples_hot_updated('memory_cue'::regclass)"
+            )
+            done, hot = cursor.fetchone()
+        return int(done), int(hot)
+
+    first = write("first")
+    with rls.tenant_scope(cast.tenant.pk):
+        network = Network.objects.get(tenant=cast.tenant, key="default")
+    embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=[first])
+    with rls.tenant_scope(cast.tenant.pk):
+        assert Cue.objects.filter(network=network, embedding__isnull=False).count() == 8
+    # The embedding's update put most versions back on the page of the small rows (a new
+    # version stays on its page whenever it fits); updates after it move them to pages filled
+    # to the fillfactor, where a second version fits. Then nearly every count update is HOT
+    # (a chain is pruned only when its page is nearly full, so now and then one moves again).
+    write("settle")
+    done, hot = 0, 0
+    for n in range(6):
+        with transaction.atomic():
+            before = updates()
+            remember(cast, [{"content": f"again {n}", "schema": words}])
+            done, hot = (a - b + c for a, b, c in zip(updates(), before, (done, hot), strict=True))
+    assert done >= 6 * len(words)  # engram counts (and out-degrees) went up
+    assert hot >= 0.75 * done, f"{hot} of {done} cue updates were HOT"
