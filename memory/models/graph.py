@@ -53,10 +53,12 @@ class Network(models.Model):
         return self.key
 
 
-# Cues that get an embedding: those with a letter. A number, a date or a time ("8985",
-# "2026-08-17", "10:00") matches exactly or not at all (no fuzzy match either): its vector
-# would only seed semantic noise, and in chat data they are a large share of all cues.
-EMBEDDABLE_CUE = Q(lemma__regex=r"[[:alpha:]]")
+# Cues that get an embedding: those with something besides digits, punctuation and spaces. A
+# number, a date or a time ("8985", "2026-08-17", "10:00") matches exactly or not at all (no
+# fuzzy match either): its vector would only seed semantic noise, and in chat data they are a
+# large share of all cues. (Said by what is left out: [[:alpha:]] misses "Москва" and "东京"
+# in a database whose ctype is plain C.)
+EMBEDDABLE_CUE = Q(lemma__regex=r"[^0-9[:punct:][:space:]]")
 
 
 class Cue(models.Model):

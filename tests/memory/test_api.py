@@ -183,10 +183,11 @@ def test_numbers_dates_and_times_get_no_cue_vector_and_never_wait_for_one(cast: 
     from tenants import rls
 
     api = client_for(cast)
-    schema = ["invoice", "8985", "2026-08-17", "10:00", "Zürich"]
-    remember(api, [{"content": "invoice 8985 due 2026-08-17 10:00 Zürich", "schema": schema}])
+    schema = ["invoice", "8985", "2026-08-17", "10:00", "Zürich", "Москва", "東京"]
+    content = "invoice 8985 due 2026-08-17 10:00 Zürich, Москва, 東京"
+    remember(api, [{"content": content, "schema": schema}])
     counts = api.get("/api/v1/networks/default").json()
-    assert counts["cues"] == 5 and counts["pending_cue_embeddings"] == 2  # invoice, zürich
+    assert counts["cues"] == 7 and counts["pending_cue_embeddings"] == 4
     with rls.tenant_scope(cast.tenant.pk):
         network = Network.objects.get(tenant=cast.tenant, key="default")
         ids = list(Engram.objects.filter(network=network).values_list("pk", flat=True))
@@ -198,7 +199,7 @@ def test_numbers_dates_and_times_get_no_cue_vector_and_never_wait_for_one(cast: 
                 "lemma", flat=True
             )
         )
-    assert embedded == {"invoice", "zürich"}
+    assert embedded == {"invoice", "zürich", "москва", "東京"}
 
 
 def test_prime_over_rest(cast: Cast) -> None:
