@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -34,11 +35,22 @@ def remember(cast: Cast, content: str) -> None:
         )
 
 
+def aside[T](work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` on a loop of its own in another thread (the browser tests' Playwright keeps
+    a loop running in this one, where ``async_to_sync`` refuses to run)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()
+
+
 def listen(tenant_id: int) -> str:
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(live.group_name(tenant_id), channel)
-    return channel
+
+    async def join() -> str:
+        channel = await layer.new_channel()
+        await layer.group_add(live.group_name(tenant_id), channel)
+        return channel
+
+    return aside(join())
 
 
 def heard(channel: str, timeout: float = 5.0) -> dict[str, Any] | None:
@@ -50,7 +62,7 @@ def heard(channel: str, timeout: float = 5.0) -> dict[str, Any] | None:
         except TimeoutError:
             return None
 
-    return async_to_sync(one)()
+    return aside(one())
 
 
 def test_a_committed_write_reaches_its_tenants_group_only(cast: Cast) -> None:
