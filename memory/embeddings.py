@@ -7,6 +7,7 @@ The local model loads lazily, once per process, and is shared by threads; infere
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
@@ -164,6 +165,11 @@ def query_vector(query: str, tenant_id: int) -> str | None:
         vector = embed_query(query, tenant_id)
     except Exception:
         return None
+    return literal(vector)
+
+
+def literal(vector: Sequence[float]) -> str:
+    """A vector as pgvector's text literal (how vectors travel to Postgres)."""
     return "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
 
 
@@ -192,7 +198,7 @@ class QueryVector:
 
     def __call__(self) -> str | None:
         vector = self._future.result()
-        return None if vector is None else "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
+        return None if vector is None else literal(vector)
 
 
 def query_vector_soon(query: str, tenant_id: int) -> QueryVector:

@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from base.redis_client import UNAVAILABLE, redis_breaker
+from memory.selectors import counts_key, hubs_key
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,7 @@ BACKLOG = 10_000  # events waiting for delivery; past this a write's event is dr
 def publish(tenant_id: int, event: dict[str, Any]) -> None:
     def send() -> None:
         try:
-            # memory.selectors.counts_key, memory.services.recall.hubs_key
-            cache.delete_many([f"memory:counts:{tenant_id}", f"memory:hubs:{tenant_id}"])
+            cache.delete_many([counts_key(tenant_id), hubs_key(tenant_id)])
         except Exception:  # stale counts for 30 s beat failing a committed write
             log.warning("could not drop cached counts for tenant %s", tenant_id, exc_info=True)
         _publisher.hand_over(tenant_id, event)

@@ -40,7 +40,7 @@ class NetworkCounts(TypedDict):
     edge_count: int
     pending_embeddings: int  # active engrams without their vector yet
     pending_cue_embeddings: int  # cues without theirs (semantic cue matching misses them);
-    # a cue without a letter (a number, a date) gets none and never waits (EMBEDDABLE_CUE)
+    # a cue of only digits and punctuation (a number, a date) gets none (EMBEDDABLE_CUE)
 
 
 if TYPE_CHECKING:
@@ -81,6 +81,11 @@ COUNTS_TTL = 30
 
 def counts_key(tenant_id: int) -> str:
     return f"memory:counts:{tenant_id}"
+
+
+def hubs_key(tenant_id: int) -> str:
+    """The tenant's hub cues, per network (``memory.services.recall._hub_seeds``)."""
+    return f"memory:hubs:{tenant_id}"
 
 
 def networks_with_cached_counts(*, tenant: Tenant) -> list[CountedNetwork]:

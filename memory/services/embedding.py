@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import connection
 from django.db.models import Q
 
-from memory.embeddings import embedder
+from memory.embeddings import embedder, literal
 from memory.models import EMBEDDABLE_CUE, Cue, Engram
 from tenants import rls
 
@@ -62,7 +62,7 @@ def _store_cues(
               FROM unnest(%s::bigint[], %s::text[]) AS v(id, vec)
              WHERE c.tenant_id = %s AND c.network_id = %s AND c.id = v.id AND c.embedding IS NULL
             """,
-            [[c.pk for c in chunk], [_literal(v) for v in vectors], tenant_id, network_id],
+            [[c.pk for c in chunk], [literal(v) for v in vectors], tenant_id, network_id],
         )
 
 
@@ -80,12 +80,8 @@ def _store(tenant_id: int, model_id: str, chunk: list[Engram], vectors: list[lis
                 model_id,
                 [e.pk for e in chunk],
                 [e.content_hash for e in chunk],
-                [_literal(v) for v in vectors],
+                [literal(v) for v in vectors],
                 tenant_id,
             ],
         )
         return int(cursor.rowcount)
-
-
-def _literal(vector: list[float]) -> str:
-    return "[" + ",".join(f"{x:.6g}" for x in vector) + "]"

@@ -65,7 +65,7 @@ from memory.core.text import content_lemmas, is_stop_word, lemma
 from memory.core.when import window_in
 from memory.embeddings import QueryVector, query_vector_soon
 from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
-from memory.selectors import known_networks, network_find, unknown_network
+from memory.selectors import hubs_key, known_networks, network_find, unknown_network
 from memory.selectors.work import open_tasks
 from memory.services import access
 from memory.services.focus import Focus, focus_for
@@ -438,10 +438,6 @@ def _seeds(
 
 
 HUBS_TTL = 60  # seconds the hub cues' rows are kept (any write of the tenant drops them)
-
-
-def hubs_key(tenant_id: int) -> str:
-    return f"memory:hubs:{tenant_id}"
 
 
 def _hub_seeds(network: Network, now: datetime) -> dict[int, tuple[str, float, str]]:

@@ -115,3 +115,24 @@ def test_a_write_answers_while_its_event_is_still_on_the_way(
     message = heard(ours)
     assert message is not None and "frozen" in message["event"]["engrams"][0]["content"]
     assert sent == [live.group_name(cast.tenant.pk)]
+
+
+def test_prime_sees_a_new_hub_after_the_next_write_not_a_minute_later(cast: Cast) -> None:
+    """Prime's hub cues are kept between calls (their sort reads the network's cues); the
+    tenant's next write drops them, so a concept that just became the hub is primed at once."""
+    from memory.services.recall import network_prime
+
+    def primed() -> list[str]:
+        with transaction.atomic():
+            rls.activate(tenant_id=cast.tenant.pk)
+            mind = network_prime(
+                tenant=cast.tenant, actor=Actor.system("tests"), network_key="default"
+            )
+        return [cue.word for cue in mind.cues if cue.seed_via == "hub"]
+
+    remember(cast, "Grafana dashboards show the checkout latency.")
+    assert "Kubernetes" not in primed()
+    for n in range(6):
+        remember(cast, f"Kubernetes node {n} drained for the kernel upgrade.")
+    assert live._publisher.idle()
+    assert "Kubernetes" in primed()
