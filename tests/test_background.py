@@ -105,3 +105,28 @@ def test_in_eager_mode_nothing_waits_for_a_broker() -> None:
     finally:
         redis_breaker.reset()
     assert ran == [7]
+
+
+def test_a_request_never_waits_for_the_broker_to_take_its_message(
+    broker: tuple[int, list[subprocess.Popen[bytes]]], tmp_path: Path
+) -> None:
+    """Sending hands the message to the process's sending thread and returns: while the broker
+    holds every write (CLIENT PAUSE), the message has been sent from the caller's point of view
+    but still waits here; once the broker answers, every message is there."""
+    port, started = broker
+    start_redis(port, tmp_path / "redis", started)
+    app = Celery("paused", broker=f"redis://127.0.0.1:{port}/0")
+    app.conf.task_default_queue = "paused"
+    pending = Pending(every=0.2, app=app)
+    pending.send("tests.nothing", (0,))
+    assert pending.flush(timeout=10)  # the connection is open, the first message delivered
+    admin = redis.Redis(port=port)
+    admin.execute_command("CLIENT", "PAUSE", 1500, "WRITE")
+    try:
+        for number in (1, 2):
+            pending.send("tests.nothing", (number,))
+        assert [args for _, args in pending.messages] == [(1,), (2,)]
+        assert pending.flush(timeout=15)
+    finally:
+        redis_breaker.reset()
+    assert admin.llen("paused") == 3 and not pending.messages

@@ -13,10 +13,14 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_http = get_asgi_application()  # sets Django up before anything imports models
+django.setup(set_prefix=False)  # before anything imports models
+
+from config.django_http import OneHopASGIHandler  # noqa: E402
+
+django_http = OneHopASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -72,3 +72,52 @@ def test_dashboard_and_api_are_served_by_the_same_app(live_url: str) -> None:
     assert httpx2.get(f"{live_url}/login/").status_code == 200
     assert httpx2.get(f"{live_url}/api/v1/tenant").status_code == 401
     assert httpx2.get(f"{live_url}/static/vendor/htmx.min.js").status_code == 200
+
+
+def test_the_database_connection_is_back_before_the_answer_is(live_url: str) -> None:
+    """Django is entered once per request (config.django_http): ``request_finished``, which
+    gives the request's database connection back to the pool, has run by the time the client
+    reads the answer — a client's next request never waits for its previous one's connection.
+    (Django's own handler closed the response after sending it.)"""
+    import threading
+    import time
+
+    from django.core.signals import request_finished, request_started
+
+    seen: list[tuple[str, int]] = []
+
+    def started(**_: Any) -> None:
+        seen.append(("started", threading.get_ident()))
+
+    def finished(**_: Any) -> None:
+        time.sleep(0.3)  # a slow close: still, the answer waits for it
+        seen.append(("finished", threading.get_ident()))
+
+    request_started.connect(started)
+    request_finished.connect(finished)
+    try:
+        response = httpx2.get(f"{live_url}/api/v1/tenant")
+        assert response.status_code == 401
+        assert [name for name, _ in seen] == ["started", "finished"]
+        assert seen[0][1] == seen[1][1]  # one thread, so one connection, for the whole request
+    finally:
+        request_started.disconnect(started)
+        request_finished.disconnect(finished)
+
+
+def test_a_streamed_export_over_http_arrives_whole(live_url: str) -> None:
+    import json
+
+    from tests.frontend.test_dashboard import logged_in
+    from tests.frontend.test_memory_pages import seed
+
+    cast = make_cast()
+    texts = [f"Stored fact number {n} about trains" for n in range(30)]
+    seed(cast, [{"content": text} for text in texts])
+    session = logged_in(cast.viewer).cookies["sessionid"].value
+    response = httpx2.get(
+        f"{live_url}/t/acme/memory/default/export.jsonl", cookies={"sessionid": session}
+    )
+    assert response.status_code == 200
+    lines = [json.loads(line) for line in response.text.splitlines()]
+    assert sorted(line["content"] for line in lines if line["kind"] == "engram") == sorted(texts)

@@ -381,3 +381,28 @@ def test_a_fuzzy_match_is_a_typo_not_another_word(cast: Cast) -> None:
 def test_the_text_channel_takes_any_query(cast: Cast, query: str) -> None:
     store(cast, [{"content": "O'Brien's plan: 100% more, not less (x) y"}], embed=False)
     recall(cast, query, channels=frozenset({"text"}))  # no error from the tsquery syntax
+
+
+@pytest.mark.django_db
+def test_each_connection_walks_the_vector_graph_with_the_iterative_scan() -> None:
+    """Set once per database connection (memory.apps); a connection drawn again, with the
+    settings already made, keeps them."""
+    from django.db import connection
+
+    def settings_now() -> tuple[str, str]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT current_setting('hnsw.ef_search'), current_setting('hnsw.iterative_scan')"
+            )
+            row = cursor.fetchone()
+        return row[0], row[1]
+
+    assert settings_now() == ("80", "relaxed_order")
+    raw = connection.connection
+    assert getattr(raw, "mnemo_vector_settings", False)
+    from memory.apps import vector_search_settings
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET hnsw.ef_search = 40")
+    vector_search_settings(sender=None, connection=connection)  # drawn again: nothing sent
+    assert settings_now() == ("40", "relaxed_order")
