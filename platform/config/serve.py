@@ -29,6 +29,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="0: WEB_WORKERS or one per core")
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args()
+    # A web worker embeds one short query per recall: a second ONNX thread does not make that
+    # faster (2.1 ms with one, 2.2 with two), and between runs it spins on a core that Postgres
+    # and the other workers need (profiled: statements took 0.5 ms to send instead of 0.03;
+    # recall p95 63 -> 56 ms in process). Bulk embedding (the Celery worker) sets its own.
+    os.environ.setdefault("EMBEDDINGS_THREADS", "1")
     uvicorn.run(
         "config.asgi:application",
         host=args.host,
