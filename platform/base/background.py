@@ -44,7 +44,7 @@ def _publish(task_name: str, args: tuple[object, ...], app: Celery | None = None
 
 class Pending:
     """Messages on their way to the broker, sent in order by a thread of their own, so a
-    request never waits on Redis (publishing one was ~1.5 ms of each remember). A message the
+    request never waits on Redis (publishing was ~1.9 ms of each remember, profiled). A message the
     broker does not take stays, and is tried again every ``every`` seconds, oldest first. At
     most ``limit`` wait: past that new ones are dropped with an error in the log, and the
     maintenance sweep finds the work they stood for (imports, embeddings); so does it for
