@@ -200,12 +200,21 @@ def server_settings(memory_mb: int | None = None) -> dict[str, str]:
 
 
 def _tune(conn: psycopg.Connection[Any]) -> bool:
-    """Apply ``server_settings()``; True when the server must restart for them."""
+    """Apply ``server_settings()``; True when the server must restart for them.
+
+    Whether it must is read from the value the server runs with, compared with the wanted one,
+    not from ``pending_restart``: ``pg_reload_conf()`` only signals the postmaster, and this
+    backend may not have re-read the file when it is asked. CI lost that race once and ran
+    the whole suite on the 128 MB default."""
     execute = conn.execute
-    for name, value in server_settings().items():
+    wanted = server_settings()
+    for name, value in wanted.items():
         execute(f"ALTER SYSTEM SET {name} = '{value}'")
     execute("SELECT pg_reload_conf()")
-    row = execute("SELECT count(*) FROM pg_settings WHERE pending_restart").fetchone()
+    row = execute(
+        "SELECT pg_size_bytes(current_setting('shared_buffers')) <> pg_size_bytes(%s)",
+        [wanted["shared_buffers"]],
+    ).fetchone()
     return bool(row and row[0])
 
 
