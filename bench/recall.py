@@ -195,7 +195,7 @@ def run_size(size: int, port: int, queries: int, seed: int) -> tuple[list[tuple]
                 percentile(walls, 95),
                 percentile(servers, 50),
                 percentile(servers, 95),
-                f"hit@10 {hits / len(asks):.0%}",
+                f"hit@10 {hits / len(asks):.0%}, p99 {percentile(walls, 99):.1f}",
             )
         )
     walls = []

@@ -6,6 +6,7 @@ The local model loads lazily, once per process, and is shared by threads; infere
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -16,6 +17,8 @@ from typing import Any, Protocol
 from django.conf import settings
 
 from memory.models import EMBEDDING_DIMENSIONS
+
+logger = logging.getLogger(__name__)
 
 # The model's WordPiece tokenizer, shipped in the repository (see memory/minilm/README.md).
 TOKENIZER_FILE = Path(__file__).resolve().parent / "minilm" / "tokenizer.json"
@@ -149,6 +152,17 @@ def embedder() -> Embedder:
             else:
                 _embedder = LocalMiniLM()
         return _embedder
+
+
+def warm_up() -> None:
+    """Load the local model and run it once (a web worker's first recall would wait ~1 s for
+    it). A remote embedder is left alone: starting a worker calls no one."""
+    if settings.EMBEDDINGS_URL:
+        return
+    try:
+        embedder().embed(["warm up"])
+    except Exception:  # recall works without vectors; the first query says why, if it fails
+        logger.warning("the local embedding model did not load at start", exc_info=True)
 
 
 @lru_cache(maxsize=2048)
