@@ -64,7 +64,7 @@ from memory.core.tasks import marks, step_text
 from memory.core.text import content_lemmas, is_stop_word, lemma
 from memory.core.when import window_in
 from memory.embeddings import QueryVector, query_vector_soon
-from memory.models import SEARCH_CONFIG, Engram, Network, RecallEvent
+from memory.models import EMBEDDING_DIMENSIONS, SEARCH_CONFIG, Engram, Network, RecallEvent
 from memory.selectors import hubs_key, known_networks, network_find, unknown_network
 from memory.selectors.work import open_tasks
 from memory.services import access
@@ -515,12 +515,15 @@ def _by_activation(
     spread_cues = sorted(
         (c for c in cues.values() if c.depth > 0 or c.seed_via == "prime"), key=lambda c: -c.energy
     )
-    chosen = seeds + spread_cues[:SPREAD_CUES]
+    # best shown first: the first of an engram's cues in this order is the one it shows
+    chosen = sorted(
+        seeds + spread_cues[:SPREAD_CUES], key=lambda c: (-c.energy * (1 + c.depth), c.id)
+    )
     if not chosen:
         return {}
     seed_total = sum(idf(df.get(c.id, 1)) * c.energy for c in seeds) or 1.0
     seed_ids = {c.id for c in seeds}
-    limits, direct, misses, depths, shown = [], [], [], [], []
+    limits, direct, misses, depths = [], [], [], []
     for cue in chosen:
         weight = idf(df.get(cue.id, 1))
         is_seed = cue.id in seed_ids
@@ -531,17 +534,15 @@ def _by_activation(
             0.0 if is_seed else math.log(1.0 - min(cue.energy * math.sqrt(weight), 0.999))
         )
         depths.append(cue.depth)
-        shown.append(cue.energy * (1 + cue.depth))  # prefer showing an association path
     # Scored in SQL: the linked rows (thousands, for common query words) never reach Python.
     with connection.cursor() as cursor:
         cursor.execute(
             """
             SELECT engram_id, least(direct, 1.0), 1 - exp(miss), depth, best FROM (
                 SELECT l.engram_id, sum(w.direct) AS direct, sum(w.miss) AS miss,
-                       min(w.depth) AS depth,
-                       (array_agg(w.cue_id ORDER BY w.shown DESC, w.cue_id))[1] AS best
-                  FROM unnest(%s::bigint[], %s::int[], %s::float8[], %s::float8[], %s::int[],
-                              %s::float8[]) AS w(cue_id, lim, direct, miss, depth, shown)
+                       min(w.depth) AS depth, min(w.n) AS best
+                  FROM unnest(%s::bigint[], %s::int[], %s::float8[], %s::float8[], %s::int[])
+                       WITH ORDINALITY AS w(cue_id, lim, direct, miss, depth, n)
                  CROSS JOIN LATERAL (
                        SELECT engram_id FROM memory_engramcue ec
                         WHERE ec.tenant_id = %s AND ec.network_id = %s
@@ -557,14 +558,13 @@ def _by_activation(
                 direct,
                 misses,
                 depths,
-                shown,
                 network.tenant_id,
                 network.pk,
                 CANDIDATES_PER_CHANNEL,
             ],
         )
         return {
-            row[0]: (float(row[1]), float(row[2]), int(row[3]), int(row[4]))
+            row[0]: (float(row[1]), float(row[2]), int(row[3]), chosen[row[4] - 1].id)
             for row in cursor.fetchall()
         }
 
@@ -1057,16 +1057,18 @@ def _twins(
     ids = list(dict.fromkeys([s.candidate.id for s in best] + [i for i, c in close if c > 0]))
     if len(ids) < 2:
         return frozenset()
+    # Each vector is read once: embeddings are stored out of line, and a join of the rows
+    # read both vectors back from TOAST for every pair (~2.5 ms for 30 candidates; 0.6 once)
     with connection.cursor() as cursor:
         cursor.execute(
             """
-            SELECT a.id, b.id FROM memory_engram a JOIN memory_engram b
-                ON b.tenant_id = a.tenant_id AND b.network_id = a.network_id AND b.id > a.id
-             WHERE a.tenant_id = %s AND a.network_id = %s AND a.id = ANY(%s) AND b.id = ANY(%s)
-               AND a.embedding IS NOT NULL AND b.embedding IS NOT NULL
-               AND a.embedding <=> b.embedding <= %s
+            WITH e AS MATERIALIZED (
+                SELECT id, subvector(embedding, 1, %s) AS v FROM memory_engram
+                 WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s)
+                   AND embedding IS NOT NULL)
+            SELECT a.id, b.id FROM e a JOIN e b ON b.id > a.id WHERE a.v <=> b.v <= %s
             """,
-            [network.tenant_id, network.pk, ids, ids, 1 - DUPLICATE_COSINE],
+            [EMBEDDING_DIMENSIONS, network.tenant_id, network.pk, ids, 1 - DUPLICATE_COSINE],
         )
         return frozenset(frozenset(pair) for pair in cursor.fetchall())
 

@@ -406,3 +406,22 @@ def test_each_connection_walks_the_vector_graph_with_the_iterative_scan() -> Non
         cursor.execute("SET hnsw.ef_search = 40")
     vector_search_settings(sender=None, connection=connection)  # drawn again: nothing sent
     assert settings_now() == ("40", "relaxed_order")
+
+
+def test_an_engram_found_by_activation_shows_the_path_to_its_best_cue(cast: Cast) -> None:
+    """The shown path ends at the engram's best cue: of the activated cues it is filed under,
+    the strongest, association paths preferred (energy × (1 + depth)), the lowest id on a tie.
+    Picked in SQL by its place in the list sent: a wrong place names another cue."""
+    from memory.models import EngramCue
+
+    store(cast, FACTS)
+    checked = 0
+    for query in ("redis", "staging database review", "coffee friday", "login checkout"):
+        mind = recall(cast, query, record=False)
+        for engram in (e for e in mind.engrams if "activation" in e.why.channels):
+            filed = set(EngramCue.objects.filter(engram_id=engram.id).values_list("cue", flat=True))
+            held = [c for c in mind.cues if c.id in filed]
+            best = max(held, key=lambda c: (c.energy * (1 + c.depth), -c.id))
+            assert engram.why.path[-1] == best.word, (query, engram.content)
+            checked += 1
+    assert checked >= 4
