@@ -475,23 +475,25 @@ def by_rules(query: str, intents: Sequence[IntentDef]) -> Routed:
 NEAREST = 3  # an intent's closeness: the mean of its nearest examples' cosines
 
 
-def _cos(a: Sequence[float], b: Sequence[float]) -> float:
-    """Cosine, in C (``math.sumprod``): a recall compares its query with ~100 examples, which
-    took ~6 ms with Python loops over 384 numbers."""
-    na = math.sqrt(math.sumprod(a, a))
-    nb = math.sqrt(math.sumprod(b, b))
-    return math.sumprod(a, b) / (na * nb) if na and nb else 0.0
+def unit(vector: Sequence[float]) -> tuple[float, ...]:
+    """``vector`` scaled to length 1 (a zero vector as it is): prototypes are kept so."""
+    norm = math.sqrt(math.sumprod(vector, vector))
+    return tuple(x / norm for x in vector) if norm else tuple(vector)
 
 
 def by_prototypes(
     vector: Sequence[float], examples: Mapping[str, Sequence[Sequence[float]]]
 ) -> Routed:
     """The intent whose examples are nearest ``vector`` (the mean cosine of its NEAREST
-    closest), if near enough and clear of the next."""
+    closest), if near enough and clear of the next. ``examples`` are unit vectors (``unit``):
+    a recall compares its query with ~100 of them, each a single product in C
+    (``math.sumprod``; Python loops over 384 numbers took ~6 ms, a cosine with both norms
+    computed each time ~1.4 ms)."""
+    query = unit(vector)
     scores = []
     for name, vectors in examples.items():
         if vectors:
-            near = sorted((_cos(vector, v) for v in vectors), reverse=True)[:NEAREST]
+            near = sorted((math.sumprod(query, v) for v in vectors), reverse=True)[:NEAREST]
             scores.append((name, round(sum(near) / len(near), 4)))
     scores.sort(key=lambda p: (-p[1], p[0]))
     if scores:

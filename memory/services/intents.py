@@ -31,6 +31,7 @@ from memory.core.intents import (
     by_prototypes,
     by_rules,
     keyword_rules,
+    unit,
     vocabulary,
 )
 from memory.embeddings import embed_query, embedder
@@ -94,7 +95,7 @@ def prototypes_of(intents: Sequence[IntentDef]) -> dict[str, tuple[tuple[float, 
             known = _prototypes.get(key)
         if known is None:
             try:
-                known = tuple(embed_query(example, 0) for example in intent.examples)
+                known = tuple(unit(embed_query(example, 0)) for example in intent.examples)
             except Exception:
                 return out
             with _lock:

@@ -1,6 +1,8 @@
 """Intents: the rules route what they are sure of, a tenant's own intents join or change the
 vocabulary, units are tagged by their text, and a client's names are cleaned."""
 
+import math
+
 from memory.core.intents import (
     DEFAULTS,
     LLM_MIN,
@@ -12,6 +14,7 @@ from memory.core.intents import (
     keyword_rules,
     profile_of,
     tag,
+    unit,
     vocabulary,
 )
 
@@ -49,6 +52,9 @@ def test_prototypes_pick_the_nearest_examples_and_abstain_on_a_tie():
     examples = {"fact": [(1.0, 0.0)], "temporal": [(0.0, 1.0)]}
     assert by_prototypes((0.9, 0.1), examples).intent == "fact"
     assert by_prototypes((0.5, 0.5), examples).intent == ""  # no margin, no answer
+    assert by_prototypes((9.0, 1.0), examples).intent == "fact"  # the query's length is not asked
+    assert by_prototypes((9.0, 1.0), examples).confidence == round(9 / math.hypot(9, 1), 3)
+    assert unit((3.0, 4.0)) == (0.6, 0.8) and unit((0.0, 0.0)) == (0.0, 0.0)
 
 
 def test_units_are_tagged_by_their_text_and_client_names_cleaned():
