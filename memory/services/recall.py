@@ -12,6 +12,7 @@ and timing are noted for memory.services.access to apply in batches.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
@@ -622,7 +623,10 @@ def _document_frequencies(
 
 
 def _by_text(
-    network: Network, query: str, speaker: str | None = None
+    network: Network,
+    query: str,
+    speaker: str | None = None,
+    stats: Callable[[], tuple[int, float]] | None = None,
 ) -> tuple[dict[int, float], float]:
     """BM25 over every word of the query (Postgres's English lexemes: stemmed, stop words
     out), ranked in SQL. Document frequencies are counted per query word, each count stopping
@@ -644,7 +648,7 @@ def _by_text(
             return {}, 1.0
         quoted = ["'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes]
         dfs = _document_frequencies(cursor, network, lexemes, quoted)
-        total, mean_length = _network_stats(network)
+        total, mean_length = stats() if stats else _network_stats(network)
         total = max(total, max(dfs))
         weights = [math.log(1 + (total - df + 0.5) / (df + 0.5)) if df else 0.0 for df in dfs]
         finders: list[int] = []
@@ -708,13 +712,18 @@ def _by_text(
 EXACT_KNN_MAX = 10_000  # networks up to this size are searched exactly, not through HNSW
 
 
-def _by_vector(network: Network, vector: str, speaker: str | None = None) -> dict[int, float]:
+def _by_vector(
+    network: Network,
+    vector: str,
+    speaker: str | None = None,
+    stats: Callable[[], tuple[int, float]] | None = None,
+) -> dict[int, float]:
     """Nearest engrams. HNSW for big networks (the search settings are per connection, see
     memory.apps); an exact scan of the network for small ones: the graph holds every tenant's
     vectors, and a filtered walk through it for a network of 2% of them visits ~50 vectors per
     match. At 10k engrams both take ~33 ms (the exact scan reads each vector back from TOAST);
     at 500, the exact scan takes ~2 ms and the answer is exact."""
-    total, _ = _network_stats(network)
+    total, _ = stats() if stats else _network_stats(network)
     rows = f"""
         SELECT id, embedding FROM memory_engram
          WHERE tenant_id = %s AND network_id = %s AND status = 'active'
@@ -757,13 +766,14 @@ def _run(
     cues = activation.cues if activation else {}
     df = _describe_cues(network, cues)
     by_act = _by_activation(network, cues, df) if activation else {}
+    stats = functools.cache(lambda: _network_stats(network))  # both channels ask: one trip
     by_text, ideal_text = (
-        _by_text(network, query, options.speaker)
+        _by_text(network, query, options.speaker, stats)
         if query and "text" in options.channels
         else ({}, 1.0)
     )
     vector = query_vector() if query and "vector" in options.channels else None
-    by_vec = _by_vector(network, vector, options.speaker) if vector else {}
+    by_vec = _by_vector(network, vector, options.speaker, stats) if vector else {}
     focus, profile = settle() if settle is not None else (None, Profile())
     ids = set(by_act) | set(by_text) | set(by_vec) | (set(focus.engrams) if focus else set())
     rows = _rows(network, ids, options.speaker)  # activation's candidates are filtered here

@@ -436,3 +436,23 @@ def test_the_search_index_merges_new_entries_soon() -> None:
         cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'engram_search_gin'")
         (options,) = cursor.fetchone()
     assert "gin_pending_list_limit=256" in (options or [])
+
+
+def test_the_network_statistics_are_asked_once_per_recall(
+    cast: Cast, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The text and vector channels both need the network's size (a Redis round trip, or a
+    count): one ask serves both."""
+    from memory.services import recall as service
+
+    store(cast, FACTS)
+    asked: list[int] = []
+    real = service._network_stats
+
+    def counted(network):  # type: ignore[no-untyped-def]
+        asked.append(network.pk)
+        return real(network)
+
+    monkeypatch.setattr(service, "_network_stats", counted)
+    mind = recall(cast, "which database does staging use", record=False)
+    assert contents(mind) and len(asked) == 1
