@@ -172,12 +172,28 @@ def redis_command(data_dir: Path, port: int) -> list[str]:
     ]
 
 
-def _memory_mb() -> int:
-    """Physical memory of this machine in MB (Linux and macOS); 4 GB when it cannot be told."""
+CGROUP_LIMITS = (
+    Path("/sys/fs/cgroup/memory.max"),  # cgroup v2
+    Path("/sys/fs/cgroup/memory/memory.limit_in_bytes"),  # cgroup v1
+)
+
+
+def _memory_mb(limits: tuple[Path, ...] = CGROUP_LIMITS) -> int:
+    """Memory this process may use in MB: the machine's (Linux and macOS; 4 GB when it cannot
+    be told), or its container's limit when lower. Inside a container the machine's figure is
+    the host's, and shared buffers sized from it would outgrow the container."""
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
+        mb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
     except (ValueError, OSError, AttributeError):
-        return 4096
+        mb = 4096
+    for path in limits:
+        try:
+            raw = path.read_text().strip()
+        except OSError:
+            continue
+        if raw.isdigit():  # "max" (v2) means no limit; v1 says so with a huge number
+            mb = min(mb, int(raw) // 2**20)
+    return mb
 
 
 def server_settings(memory_mb: int | None = None) -> dict[str, str]:
