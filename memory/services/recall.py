@@ -625,8 +625,8 @@ def _document_frequencies(
 def _by_text(
     network: Network,
     query: str,
-    speaker: str | None = None,
-    stats: Callable[[], tuple[int, float]] | None = None,
+    speaker: str | None,
+    stats: Callable[[], tuple[int, float]],
 ) -> tuple[dict[int, float], float]:
     """BM25 over every word of the query (Postgres's English lexemes: stemmed, stop words
     out), ranked in SQL. Document frequencies are counted per query word, each count stopping
@@ -648,7 +648,7 @@ def _by_text(
             return {}, 1.0
         quoted = ["'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes]
         dfs = _document_frequencies(cursor, network, lexemes, quoted)
-        total, mean_length = stats() if stats else _network_stats(network)
+        total, mean_length = stats()
         total = max(total, max(dfs))
         weights = [math.log(1 + (total - df + 0.5) / (df + 0.5)) if df else 0.0 for df in dfs]
         finders: list[int] = []
@@ -715,15 +715,15 @@ EXACT_KNN_MAX = 10_000  # networks up to this size are searched exactly, not thr
 def _by_vector(
     network: Network,
     vector: str,
-    speaker: str | None = None,
-    stats: Callable[[], tuple[int, float]] | None = None,
+    speaker: str | None,
+    stats: Callable[[], tuple[int, float]],
 ) -> dict[int, float]:
     """Nearest engrams. HNSW for big networks (the search settings are per connection, see
     memory.apps); an exact scan of the network for small ones: the graph holds every tenant's
     vectors, and a filtered walk through it for a network of 2% of them visits ~50 vectors per
     match. At 10k engrams both take ~33 ms (the exact scan reads each vector back from TOAST);
     at 500, the exact scan takes ~2 ms and the answer is exact."""
-    total, _ = stats() if stats else _network_stats(network)
+    total, _ = stats()
     rows = f"""
         SELECT id, embedding FROM memory_engram
          WHERE tenant_id = %s AND network_id = %s AND status = 'active'
