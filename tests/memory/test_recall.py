@@ -456,3 +456,24 @@ def test_the_network_statistics_are_asked_once_per_recall(
     monkeypatch.setattr(service, "_network_stats", counted)
     mind = recall(cast, "which database does staging use", record=False)
     assert contents(mind) and len(asked) == 1
+
+
+def test_recall_statements_are_prepared_on_a_connection_that_runs_them_again(
+    cast: Cast,
+) -> None:
+    """Parameters travel apart from the SQL and a statement run again is prepared, so Postgres
+    can stop planning it (config.settings, DB_PREPARE_THRESHOLD). A client-side cursor (the
+    Django default) prepares nothing, and this fails."""
+    from django.conf import settings
+    from django.db import connection
+
+    threshold = settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"]
+    assert threshold, "prepared statements are off (DB_PREPARE_THRESHOLD=0)"
+    store(cast, FACTS)
+    for _ in range(threshold + 1):
+        mind = recall(cast, "which database does staging use", record=False)
+    assert contents(mind)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("memory_engram " in s for s in prepared), prepared
