@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -81,6 +81,7 @@ ALIAS_ENERGY = 0.8  # "Falcon" in the query seeds "Project Falcon" (and a name's
 ALIAS_WORDS = 6  # query words looked up in longer names
 ALIAS_NAMES = 2000  # ... among this many of the network's most used multi-word names
 SEMANTIC_MIN = 0.55  # cosine for a cue to be a semantic match of the query
+EXACT_CUES_MAX = 30_000  # networks with up to this many cues match them exactly, not via HNSW
 VECTOR_FLOOR = 0.2  # MiniLM cosine below this says "unrelated"
 PRIME_TTL_SECONDS = 30 * 60
 PRIME_CARRY = 0.5  # a primed cue starts the next recall at half its prime energy
@@ -151,7 +152,12 @@ def network_recall(
         if query and options.channels & {"vector", "activation"}
         else _no_vector
     )
-    seeds = _seeds(network, query, options, lemma_df, vector) if query else _hub_seeds(network, now)
+    stats = _statistics(network)
+    seeds = (
+        _seeds(network, query, options, lemma_df, vector, stats)
+        if query
+        else _hub_seeds(network, now)
+    )
     carried = _take_prime(network, actor) if options.record else {}  # looking leaves it
     for cue_id, energy in carried.items():
         if cue_id not in seeds:
@@ -174,7 +180,7 @@ def network_recall(
         mind.task = focus.task.key if focus else ""
         return focus, profile
 
-    _run(network, mind, seeds, query, options, now, vector, settle=settle)
+    _run(network, mind, seeds, query, options, now, vector, settle=settle, stats=stats)
     _say_if_empty(tenant, network, mind)
     mind.took_ms = _ms(started)
     _note(network, RecallEvent.Kind.RECALL, options.source, mind, seeds if options.record else None)
@@ -351,6 +357,7 @@ def _seeds(
     options: RecallOptions,
     lemma_df: dict[str, int],
     query_vector: Callable[[], str | None],
+    stats: Callable[[], NetworkStats],
 ) -> dict[int, tuple[str, float, str]]:
     """{cue id: (word, energy, how)}: exact lemma matches, then trigram-fuzzy for the words that
     are not cues, then the cues nearest to the query's embedding. Fills ``lemma_df`` with the
@@ -424,12 +431,16 @@ def _seeds(
         wanted = "activation" in options.channels and (unmatched or not seeds)
         vector = query_vector() if wanted else None
         if vector is not None:
+            # Exact for all but very large networks: the HNSW graph holds every tenant's cues,
+            # and a filtered walk finds a network's few (or, before the worker has embedded
+            # them, none) only after visiting up to hnsw.max_scan_tuples others (~150 ms).
+            rows = """
+                SELECT id, word, embedding FROM memory_cue
+                 WHERE tenant_id = %s AND network_id = %s AND embedding IS NOT NULL"""
+            source = f"({rows} OFFSET 0) c" if stats().cues <= EXACT_CUES_MAX else f"({rows}) c"
             cursor.execute(
-                """
-                SELECT id, word, embedding <=> %s::vector AS distance FROM memory_cue
-                 WHERE tenant_id = %s AND network_id = %s AND embedding IS NOT NULL
-                 ORDER BY distance LIMIT 5
-                """,
+                f"SELECT id, word, embedding <=> %s::vector AS distance FROM {source} "
+                "ORDER BY distance LIMIT 5",
                 [vector, network.tenant_id, network.pk],
             )
             for cue_id, word, distance in cursor.fetchall():
@@ -579,22 +590,36 @@ BM25_K1, BM25_B = 1.2, 0.75
 STATS_TTL = 60  # seconds the network's size and mean length are cached
 
 
-def _network_stats(network: Network) -> tuple[int, float]:
-    """Active engrams and their mean token count: BM25's N and average length."""
+class NetworkStats(NamedTuple):
+    engrams: int  # active ones: BM25's N, and whether the vector channel scans exactly
+    mean_tokens: float  # their mean token count: BM25's average length
+    cues: int  # whether the semantic cue search scans exactly
+
+
+def _network_stats(network: Network) -> NetworkStats:
+    """The network's sizes, counted once a minute (cached; a recall asks once, see
+    ``_statistics``)."""
     key = f"memory:stats:{network.tenant_id}:{network.pk}"
     cached = cache.get(key)
-    if cached:
-        return int(cached[0]), float(cached[1])
+    if cached and len(cached) == len(NetworkStats._fields):
+        return NetworkStats(int(cached[0]), float(cached[1]), int(cached[2]))
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT count(*), coalesce(avg(token_count), 1) FROM memory_engram "
+            "SELECT count(*), coalesce(avg(token_count), 1), (SELECT count(*) FROM memory_cue "
+            "WHERE tenant_id = %s AND network_id = %s) FROM memory_engram "
             "WHERE tenant_id = %s AND network_id = %s AND status = 'active'",
-            [network.tenant_id, network.pk],
+            [network.tenant_id, network.pk, network.tenant_id, network.pk],
         )
-        count, mean = cursor.fetchone()
-    stats = (int(count), max(float(mean), 1.0))
-    cache.set(key, stats, STATS_TTL)
+        count, mean, cues = cursor.fetchone()
+    stats = NetworkStats(int(count), max(float(mean), 1.0), int(cues))
+    cache.set(key, tuple(stats), STATS_TTL)
     return stats
+
+
+def _statistics(network: Network) -> Callable[[], NetworkStats]:
+    """The network's statistics for one recall, asked (from the cache, else counted) at most
+    once, and only if a phase needs them."""
+    return functools.cache(lambda: _network_stats(network))
 
 
 def _document_frequencies(
@@ -626,7 +651,7 @@ def _by_text(
     network: Network,
     query: str,
     speaker: str | None,
-    stats: Callable[[], tuple[int, float]],
+    stats: Callable[[], NetworkStats],
 ) -> tuple[dict[int, float], float]:
     """BM25 over every word of the query (Postgres's English lexemes: stemmed, stop words
     out), ranked in SQL. Document frequencies are counted per query word, each count stopping
@@ -648,7 +673,7 @@ def _by_text(
             return {}, 1.0
         quoted = ["'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'" for lexeme in lexemes]
         dfs = _document_frequencies(cursor, network, lexemes, quoted)
-        total, mean_length = stats()
+        total, mean_length, _ = stats()
         total = max(total, max(dfs))
         weights = [math.log(1 + (total - df + 0.5) / (df + 0.5)) if df else 0.0 for df in dfs]
         finders: list[int] = []
@@ -716,14 +741,14 @@ def _by_vector(
     network: Network,
     vector: str,
     speaker: str | None,
-    stats: Callable[[], tuple[int, float]],
+    stats: Callable[[], NetworkStats],
 ) -> dict[int, float]:
     """Nearest engrams. HNSW for big networks (the search settings are per connection, see
     memory.apps); an exact scan of the network for small ones: the graph holds every tenant's
     vectors, and a filtered walk through it for a network of 2% of them visits ~50 vectors per
     match. At 10k engrams both take ~33 ms (the exact scan reads each vector back from TOAST);
     at 500, the exact scan takes ~2 ms and the answer is exact."""
-    total, _ = stats()
+    total = stats().engrams
     rows = f"""
         SELECT id, embedding FROM memory_engram
          WHERE tenant_id = %s AND network_id = %s AND status = 'active'
@@ -758,6 +783,7 @@ def _run(
     query_vector: Callable[[], str | None],
     notes: Sequence[str] = (),
     settle: Callable[[], tuple[Focus | None, Profile]] | None = None,
+    stats: Callable[[], NetworkStats] | None = None,
 ) -> None:
     mode = MODES.get(options.mode, MODES["balanced"])
     activation = (
@@ -766,7 +792,7 @@ def _run(
     cues = activation.cues if activation else {}
     df = _describe_cues(network, cues)
     by_act = _by_activation(network, cues, df) if activation else {}
-    stats = functools.cache(lambda: _network_stats(network))  # both channels ask: one trip
+    stats = stats or _statistics(network)  # the seeds, both channels: one ask
     by_text, ideal_text = (
         _by_text(network, query, options.speaker, stats)
         if query and "text" in options.channels

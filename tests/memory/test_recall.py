@@ -477,3 +477,32 @@ def test_recall_statements_are_prepared_on_a_connection_that_runs_them_again(
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
     assert any("memory_engram " in s for s in prepared), prepared
+
+
+def test_a_small_networks_cues_are_matched_by_meaning_without_the_shared_graph(
+    cast: Cast,
+) -> None:
+    """The HNSW graph holds every tenant's cues: a filtered walk through it for one network's
+    few (or, before the worker embedded them, none) visits up to hnsw.max_scan_tuples others,
+    ~150 ms a recall. A small network's cues are scanned exactly. With sorting off the
+    planner takes the graph for an unfenced statement, so this fails without the fence."""
+    from django.db import connection
+
+    store(cast, FACTS)
+    seen: list[tuple[str, object]] = []
+
+    def capture(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        if "FROM memory_cue" in sql and "<=>" in sql:
+            seen.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        mind = recall(cast, "espresso beans", channels=frozenset({"activation"}), record=False)
+    assert any(c.seed_via == "semantic" for c in mind.cues)
+    assert len(seen) == 1
+    sql, params = seen[0]
+    with rls.tenant_scope(cast.tenant.pk), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_sort = off")
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "cue_embedding_hnsw" not in plan, plan
