@@ -50,6 +50,7 @@ class Candidate:
     associative: float = 0.0  # noisy-or of spread energy on its other cues
     depth: int | None = None  # hops from a seed to its nearest activated cue
     in_window: bool | None = None  # inside the time the question names (None: it names none)
+    pointed: bool = False  # spoken by whom the question asks about (memory.core.speakers)
     channels: set[str] = field(default_factory=set)
     embedding: Sequence[float] | None = None
 
@@ -72,6 +73,7 @@ AGREEMENT = (
 )
 SALIENCE_SHARE = 0.2  # salience orders among the relevant: 0.8–1.0 of relevance
 WINDOW_BOOST = 0.3  # a memory from the time the question names, over one from another time
+SPEAKER_BOOST = 0.15  # a memory spoken by whom the question asks about, over the other side's
 
 
 def relevance(c: Candidate, mode: str) -> float:
@@ -137,6 +139,9 @@ def score(c: Candidate, *, mode: str, now: datetime) -> Scored:
     if c.in_window is not None:
         parts["in_window"] = float(c.in_window)
         total *= 1.0 + WINDOW_BOOST if c.in_window else 1.0
+    if c.pointed:
+        parts["speaker"] = 1.0
+        total *= 1.0 + SPEAKER_BOOST
     parts.update(
         relevance=rel, text=c.text, direct=c.direct, vector=c.vector, associative=c.associative
     )

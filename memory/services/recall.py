@@ -61,6 +61,7 @@ from memory.core.ranking import (
     select_sum,
 )
 from memory.core.skills import PLACEHOLDER, reliability
+from memory.core.speakers import Meant, meant
 from memory.core.tasks import marks, step_text
 from memory.core.text import content_lemmas, is_stop_word, lemma
 from memory.core.when import window_in
@@ -804,6 +805,7 @@ def _run(
     ids = set(by_act) | set(by_text) | set(by_vec) | (set(focus.engrams) if focus else set())
     rows = _rows(network, ids, options.speaker)  # activation's candidates are filtered here
     window = window_in(query, now) if query else None
+    asked_about = meant(query) if query else Meant()
 
     def candidate_of(engram: _Row) -> Candidate:
         candidate = Candidate(
@@ -817,6 +819,7 @@ def _run(
             token_count=engram.token_count,
             lemmas=frozenset(engram.terms),
             in_window=window.holds(engram.happened_at) if window is not None else None,
+            pointed=asked_about.points_at(engram.speaker),
         )
         if engram.pk in by_text:
             candidate.text = min(by_text[engram.pk] / ideal_text, 1.0)
@@ -1181,6 +1184,7 @@ class _Row:
     token_count: int
     terms: list[str]
     intents: list[str]
+    speaker: str | None
 
 
 def _rows(network: Network, ids: set[int], speaker: str | None = None) -> list[_Row]:
@@ -1190,7 +1194,8 @@ def _rows(network: Network, ids: set[int], speaker: str | None = None) -> list[_
         cursor.execute(
             f"""
             SELECT id, type, strength, importance, coalesce(occurred_at, created_at),
-                   last_recalled_at, recall_count, token_count, terms, intents
+                   last_recalled_at, recall_count, token_count, terms, intents,
+                   metadata->>'speaker'
               FROM memory_engram
              WHERE tenant_id = %s AND network_id = %s AND id = ANY(%s) AND status = 'active'
                    {SPOKEN if speaker else ""}

@@ -169,6 +169,26 @@ def test_the_playground_filters_by_speaker(cast: Cast) -> None:
     assert bad.status_code == 200 and "speaker" in bad.content.decode()
 
 
+def test_the_playground_says_a_memory_is_from_whom_the_question_names(cast: Cast) -> None:
+    seed(
+        cast,
+        [
+            {"content": "Alice: I always book a window seat on the night train"},
+            {"content": "Bob: I always book a window seat on the night train too"},
+        ],
+    )
+    client = logged_in(cast.viewer)
+    page_ = client.get(
+        f"{BASE}/playground/?run=1&query=which+seat+does+Bob+book+on+the+train", **HTMX
+    )
+    rows = [row.split("</tr>")[0] for row in page_.content.decode().split("<tr")]
+    rows = [row for row in rows if 'class="why"' in row]  # the ranked memories' rows
+    (bob,) = [row for row in rows if "Bob: I always" in row]
+    (alice,) = [row for row in rows if "Alice: I always" in row]
+    assert "said by whom the question asks about" in bob
+    assert "said by whom" not in alice
+
+
 def test_export_then_import_round_trips_and_reports_bad_lines(cast: Cast) -> None:
     seed(
         cast,

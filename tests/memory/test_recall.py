@@ -506,3 +506,21 @@ def test_a_small_networks_cues_are_matched_by_meaning_without_the_shared_graph(
         cursor.execute(f"EXPLAIN {sql}", params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
     assert "cue_embedding_hnsw" not in plan, plan
+
+
+def test_a_question_about_what_the_agent_said_prefers_the_agents_words(cast: Cast) -> None:
+    """The speaker label is metadata (not a concept); a question that points back at what
+    "you" said prefers the agent's messages over the user's own, which echo its words."""
+    chat = [
+        {"content": "user: Which backend languages should I learn for web development work?"},
+        {"content": "assistant: For backend work, Go and Python are the languages I would pick."},
+        {"content": "user: Thanks, I will start learning backend development with Go."},
+    ]
+    store(cast, chat)
+    mind = recall(cast, "Which backend languages did you recommend I learn?", record=False)
+    top = mind.engrams[0]
+    assert top.content.startswith("assistant:"), contents(mind)
+    assert top.why.parts.get("speaker") == 1.0
+    mine = recall(cast, "Which backend languages did I ask about?", record=False)
+    assert mine.engrams[0].content.startswith("user:")
+    assert mine.engrams[0].why.parts.get("speaker") == 1.0
