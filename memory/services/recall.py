@@ -13,6 +13,7 @@ and timing are noted for memory.services.access to apply in batches.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import time
@@ -623,12 +624,20 @@ def _statistics(network: Network) -> Callable[[], NetworkStats]:
     return functools.cache(lambda: _network_stats(network))
 
 
+def df_key(tenant_id: int, network_id: int, lexeme: str) -> str:
+    """The cache key of a word's document frequency in a network. A long word (a pasted token,
+    a run of digits) is hashed: keys stay short whatever people write."""
+    if len(lexeme) > 64:
+        lexeme = "#" + hashlib.sha256(lexeme.encode()).hexdigest()
+    return f"memory:df:{tenant_id}:{network_id}:{lexeme}"
+
+
 def _document_frequencies(
     cursor: Any, network: Network, lexemes: list[str], quoted: list[str]
 ) -> list[int]:
     """How many active engrams hold each word, up to TEXT_DF_CAP: from the cache, else counted
     (one statement for the words not cached)."""
-    keys = [f"memory:df:{network.tenant_id}:{network.pk}:{lexeme}" for lexeme in lexemes]
+    keys = [df_key(network.tenant_id, network.pk, lexeme) for lexeme in lexemes]
     cached = cache.get_many(keys)
     missing = [i for i, key in enumerate(keys) if key not in cached]
     if missing:

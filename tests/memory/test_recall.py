@@ -524,3 +524,14 @@ def test_a_question_about_what_the_agent_said_prefers_the_agents_words(cast: Cas
     mine = recall(cast, "Which backend languages did I ask about?", record=False)
     assert mine.engrams[0].content.startswith("user:")
     assert mine.engrams[0].why.parts.get("speaker") == 1.0
+
+
+def test_a_long_words_cache_key_stays_short() -> None:
+    """A pasted token or a run of digits is a word too: its document-frequency key is hashed
+    (the API schema test sent a 1,000-digit word, and the key was as long)."""
+    from memory.services.recall import df_key
+
+    long_one, other = "0" * 1000, "0" * 999 + "1"
+    assert len(df_key(1, 2, long_one)) < 100
+    assert df_key(1, 2, long_one) != df_key(1, 2, other)
+    assert df_key(1, 2, "falcon") == "memory:df:1:2:falcon"
