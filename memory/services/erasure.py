@@ -69,7 +69,7 @@ from memory.models import (
 )
 from memory.services import lifecycle
 from memory.services.facts import fact_reopen
-from memory.services.recall import df_key
+from memory.services.recall import df_key, stats_key
 from tenants import rls
 from tenants.models import Tenant
 from tenants.permissions import Capability, actor_allows
@@ -400,7 +400,7 @@ def _scrub_uploads(tenant_id: int, texts: list[str]) -> int:
 
 def _drop_cached(tenant_id: int, network_ids: list[int], lexemes: list[str]) -> int:
     keys = [df_key(tenant_id, nid, lex) for nid in network_ids for lex in lexemes]
-    keys += [f"memory:stats:{tenant_id}:{nid}" for nid in network_ids]
+    keys += [stats_key(tenant_id, nid) for nid in network_ids]
     try:
         present = cache.get_many(keys)
         cache.delete_many(keys)

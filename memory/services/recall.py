@@ -598,10 +598,15 @@ class NetworkStats(NamedTuple):
     cues: int  # whether the semantic cue search scans exactly
 
 
+def stats_key(tenant_id: int, network_id: int) -> str:
+    """The cache key of a network's statistics (erasure drops it with what it erased)."""
+    return f"memory:stats:{tenant_id}:{network_id}"
+
+
 def _network_stats(network: Network) -> NetworkStats:
     """The network's sizes, counted once a minute (cached; a recall asks once, see
     ``_statistics``)."""
-    key = f"memory:stats:{network.tenant_id}:{network.pk}"
+    key = stats_key(network.tenant_id, network.pk)
     cached = cache.get(key)
     if cached and len(cached) == len(NetworkStats._fields):
         return NetworkStats(int(cached[0]), float(cached[1]), int(cached[2]))
