@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import sys
 import time
 from collections import Counter
@@ -139,23 +140,37 @@ def chat_turns(limit: int) -> list[str]:
     return chat_order()[CHAT_TURNS : CHAT_TURNS + limit]
 
 
+def roles() -> dict[str, str]:
+    """Who said each LongMemEval turn ("user" or "assistant"), by its text."""
+    with lzma.open(CHAT) as handle:
+        sessions = json.load(handle)["sessions"]
+    return {turn["content"]: turn["role"] for sid in sorted(sessions) for turn in sessions[sid]}
+
+
 def chat_report(limit: int) -> None:
-    """False alarms on ordinary chat: flagged turns per family, with the first few shown."""
+    """False alarms on ordinary chat: flagged turns per family, with the first few shown; once
+    as bare turns and once as a chat log is imported, each turn opened by its speaker's role
+    ("assistant: Here are some recommendations…")."""
     turns = chat_turns(limit)
     if not turns:
         print(f"\nchat: no data ({CHAT} missing)")
         return
-    flagged: dict[str, list[tuple[str, str]]] = {family: [] for family in FAMILIES}
-    for text in turns:
-        for hit in scan(text):
-            rows = flagged[hit.family]
-            if not rows or rows[-1][0] != text:
-                rows.append((text, f"{hit.detector}: {text[hit.start : hit.end][:50]!r}"))
-    print(f"\nchat: {len(turns):,} ordinary LongMemEval turns (no attacks), turns flagged")
-    for family, rows in flagged.items():
-        print(f"  {family:<12}{len(rows):>6}  {len(rows) / len(turns):>7.2%}")
-        for _, what in rows[:8]:
-            print(f"      {what}")
+    said_by = roles()
+    for heading, texts in (
+        ("ordinary LongMemEval turns (no attacks)", turns),
+        ("the same turns, each opened by its speaker's role", [f"{said_by[t]}: {t}" for t in turns]),
+    ):
+        flagged: dict[str, list[tuple[str, str]]] = {family: [] for family in FAMILIES}
+        for text in texts:
+            for hit in scan(text):
+                rows = flagged[hit.family]
+                if not rows or rows[-1][0] != text:
+                    rows.append((text, f"{hit.detector}: {text[hit.start : hit.end][:50]!r}"))
+        print(f"\nchat: {len(texts):,} {heading}, turns flagged")
+        for family, rows in flagged.items():
+            print(f"  {family:<12}{len(rows):>6}  {len(rows) / len(texts):>7.2%}")
+            for _, what in rows[:8]:
+                print(f"      {what}")
 
 
 # texts built to make a pattern try every position of a long run: one 16,000-character "word"

@@ -295,11 +295,12 @@ def addressed(
     near_line = line_start > 0 or start <= 60  # a speaker's label is near its line's start
     prefix = re.sub(r"^\s*\[[^\]\n]{1,12}\]", "", text[line_start:start]) if near_line else ""
     label = (
-        transcript
-        and near_line
+        near_line
         and not re.search(r"[:：\"«„“]", prefix)
         and len(prefix.split()) <= 1
-    )  # "[2] Support bot:" opening a line of a transcript: who speaks
+        and (transcript or (line_start == 0 and bool(REPLY.match(text, end, end + 90))))
+    )  # "[2] Support bot:" opening a line of a transcript, or "Assistant: Sure, here are…"
+    # opening a turn imported on its own: who speaks
     reading = READING.match(after) and re.match(r"^[^.!?\n]{0,60}[:：,，]", after)
     if head and not label and (reading or AGENT.match(after)):
         return STRONG  # "AI agents reading this page:", not "an agent reading mail treats…"
@@ -321,6 +322,23 @@ def addressed(
     return 0
 
 
+# What a turn opens with after its speaker's label when the AI it names is the one speaking
+# ("assistant: Sure, here are some recommendations", "AI: I'd recommend the 7:40 train",
+# "Bot: There are two flights", "AI: The museum opens at 9"): an answer, a first-person or a
+# presenting subject, an article (no order opens with one), or a first person after an opening
+# phrase ("For the quinoa recipe, I recommend…"). An order
+# to the AI opens with its verb or a condition ("Assistant: send…", "Agent: use the key…",
+# "AI assistant: when summarising this email, leave out…") and matches none of these.
+REPLY = re.compile(  # matched where the label ends: REPLY.match(text, end)
+    r"[\s\"'»”)\]*_]{0,3}[:：]\s*[\"'“*_]{0,2}(?i:"
+    r"(?:yes|yeah|no|nope|sure|certainly|absolutely|of course|okay|ok|great|thanks|thank you|"
+    r"hello|hi|glad|sorry|noted|understood|done|got it|well|oh|ah|wow|indeed|congratulations|"
+    r"good|excellent|perfect|happy|welcome|you're welcome|what a|how|as an ai)\b"
+    r"|(?:i|i'm|i’m|i'd|i’d|i'll|i’ll|i've|i’ve|we|we're|we've|we'll|my|our|it|it's|it’s|"
+    r"that's|that’s|there|there's|there’s|here|here's|here’s|these|you're|you’re|you've|"
+    r"you’ve|the|a|an|this)\b(?![-_])"
+    r"|[^,.!?\n]{1,60},\s*(?:i|i'd|i’d|i'll|i’ll|i'm|i’m|we|we'd|we’d)\b)"  # "For the recipe, I…"
+)
 # "An assistant, which cannot tell data from orders, …": a relative clause after the comma
 RELATIVE = re.compile(
     r"(?i)^[^\w]{0,3}[,，]\s*(?:who|which|that|whose|der|die|das|welche\w*|qui|que|lequel|"
