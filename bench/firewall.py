@@ -158,7 +158,10 @@ def chat_report(limit: int) -> None:
     said_by = roles()
     for heading, texts in (
         ("ordinary LongMemEval turns (no attacks)", turns),
-        ("the same turns, each opened by its speaker's role", [f"{said_by[t]}: {t}" for t in turns]),
+        (
+            "the same turns, each opened by its speaker's role",
+            [f"{said_by[t]}: {t}" for t in turns],
+        ),
     ):
         flagged: dict[str, list[tuple[str, str]]] = {family: [] for family in FAMILIES}
         for text in texts:
