@@ -269,7 +269,13 @@ def main() -> None:
         default="",
         help="write each question's rankings here (JSON lines), to study misses",
     )
+    parser.add_argument(
+        "--report", default="", help="print the tables from a --dump file (nothing is run)"
+    )
     args = parser.parse_args()
+    if args.report:
+        report(args.report, args)
+        return
     migrate()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -376,6 +382,10 @@ def main() -> None:
                     "question": question["question"],
                     "gold": [i for i, t in enumerate(turns) if t["gold"]],
                     "ranked": {m: [int(i) for i in order] for m, order in ranked.items()},
+                    # enough to take every metric again from the dump (``--report``)
+                    "sessions": [t["session"] for t in turns],
+                    "answer_session_ids": question["answer_session_ids"],
+                    "tokens": tokens,
                 }
                 dump.write(json.dumps(record) + "\n")
         for method, order in ranked.items():
@@ -385,31 +395,65 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         print(f"  {number}/{len(questions)} questions, {elapsed:,.0f} s", end="\r", flush=True)
     print()
+    print_tables(totals, by_type, [*variants, "bm25", "dense", "hybrid"], len(questions), args)
+
+
+def print_tables(
+    totals: dict[str, dict[str, list[float]]],
+    by_type: dict[str, dict[str, list[float]]],
+    methods: list[str],
+    count: int,
+    args: argparse.Namespace,
+) -> None:
     names = list(next(iter(totals.values())))
-    print(
-        f"\nLongMemEval_S, {len(questions)} questions (seed {args.seed}), "
-        f"budget {args.budget} tokens\n"
-    )
+    print(f"\nLongMemEval_S, {count} questions (seed {args.seed}), budget {args.budget} tokens\n")
     print(f"{'method':<16}" + "".join(f"{n:>18}" for n in names))
-    for method in [*variants, "bm25", "dense", "hybrid"]:
+    for method in methods:
         row = totals[method]
         print(f"{method:<16}" + "".join(f"{sum(row[n]) / len(row[n]):>18.3f}" for n in names))
     types = sorted({key.split("|")[0] for key in by_type})
+    shown = [m for m in ("mnemo", "mnemo score", "bm25", "dense", "hybrid") if m in methods]
     for metric in ("evidence@10", "session@10", "evidence MRR", "session MRR"):
         if metric not in names:
             continue
         print(f"\n{metric} by question type:")
-        print(
-            f"{'type':<28}{'n':>5}"
-            + "".join(f"{m:>13}" for m in ("mnemo", "mnemo score", "bm25", "dense", "hybrid"))
-        )
+        print(f"{'type':<28}{'n':>5}" + "".join(f"{m:>13}" for m in shown))
         for kind in types:
             cells = []
-            for method in ("mnemo", "mnemo score", "bm25", "dense", "hybrid"):
+            for method in shown:
                 values = by_type[f"{kind}|{method}"][metric]
                 cells.append(f"{sum(values) / len(values):>13.3f}" if values else f"{'-':>13}")
-            count = len(by_type[f"{kind}|mnemo"][metric])
-            print(f"{kind:<28}{count:>5}" + "".join(cells))
+            n = len(by_type[f"{kind}|mnemo"][metric])
+            print(f"{kind:<28}{n:>5}" + "".join(cells))
+
+
+def report(path: str, args: argparse.Namespace) -> None:
+    """The tables again from a ``--dump`` (a long run stopped part way still counts what it
+    measured); a question dumped twice counts once, its last record."""
+    records: dict[str, dict] = {}
+    with open(path) as dump:
+        for line in dump:
+            record = json.loads(line)
+            if "sessions" in record:
+                records[record["id"]] = record
+    if not records:
+        print(f"{path}: no question with its sessions (dumped before --report existed)")
+        return
+    totals: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    by_type: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    methods: list[str] = []
+    for record in records.values():
+        gold = set(record["gold"])
+        turns = [{"session": sid, "gold": i in gold} for i, sid in enumerate(record["sessions"])]
+        question = {"answer_session_ids": record["answer_session_ids"]}
+        for method, order in record["ranked"].items():
+            if method not in methods:
+                methods.append(method)
+            values = metrics(order, turns, question, [5, 10], args.budget, record["tokens"])
+            for name, value in values.items():
+                totals[method][name].append(value)
+                by_type[f"{record['type']}|{method}"][name].append(value)
+    print_tables(totals, by_type, methods, len(records), args)
 
 
 if __name__ == "__main__":
