@@ -191,15 +191,18 @@ def reuse_vectors(tenant_id: int, network_id: int) -> None:
         )
         cursor.execute(
             """
-            UPDATE memory_cue c SET embedding = o.embedding
-              FROM (SELECT DISTINCT ON (word) word, embedding FROM memory_cue
-                     WHERE tenant_id = %s AND network_id <> %s AND embedding IS NOT NULL
-                       AND word IN (SELECT word FROM memory_cue
-                                     WHERE tenant_id = %s AND network_id = %s)) o
-             WHERE c.tenant_id = %s AND c.network_id = %s AND c.embedding IS NULL
-               AND c.word = o.word
+            INSERT INTO memory_cuevector (cue_id, tenant_id, network_id, embedding)
+            SELECT c.id, c.tenant_id, c.network_id, o.embedding
+              FROM (SELECT DISTINCT ON (oc.word) oc.word, ov.embedding
+                      FROM memory_cue oc
+                      JOIN memory_cuevector ov ON ov.tenant_id = %s AND ov.cue_id = oc.id
+                     WHERE oc.tenant_id = %s AND oc.network_id <> %s
+                       AND oc.word IN (SELECT word FROM memory_cue
+                                        WHERE tenant_id = %s AND network_id = %s)) o
+              JOIN memory_cue c ON c.tenant_id = %s AND c.network_id = %s AND c.word = o.word
+            ON CONFLICT (cue_id) DO NOTHING
             """,
-            [tenant_id, network_id] * 3,
+            [tenant_id, tenant_id, network_id, tenant_id, network_id, tenant_id, network_id],
         )
 
 
@@ -272,6 +275,11 @@ def main() -> None:
     parser.add_argument(
         "--report", default="", help="print the tables from a --dump file (nothing is run)"
     )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip the questions the --dump file already holds (then --report counts them all)",
+    )
     args = parser.parse_args()
     if args.report:
         report(args.report, args)
@@ -318,6 +326,11 @@ def main() -> None:
         before = len(questions)
         questions = [q for q in questions if f"lme{args.index}:{q['question_id']}".lower() in built]
         print(f"{len(questions)} of {before} questions have their haystack built")
+    if args.resume and args.dump and os.path.exists(args.dump):
+        with open(args.dump) as dump:
+            done = {json.loads(line)["id"] for line in dump if line.strip()}
+        questions = [q for q in questions if q["question_id"] not in done]
+        print(f"{len(done)} questions already in {args.dump}; {len(questions)} to go")
     actor = Actor.system("longmemeval")
     every = frozenset({"text", "vector", "activation"})
     # "mnemo" selects as recall does by default (auto: Pareto fronts with a task at hand, else

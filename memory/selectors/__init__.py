@@ -70,7 +70,7 @@ def networks_for_tenant(*, tenant: Tenant) -> QuerySet[CountedNetwork]:
             cue_count=_count(Cue),
             edge_count=_count(Edge),
             pending_embeddings=_count(Engram, status=Engram.Status.ACTIVE, embedding__isnull=True),
-            pending_cue_embeddings=_count(Cue, EMBEDDABLE_CUE, embedding__isnull=True),
+            pending_cue_embeddings=_count(Cue, EMBEDDABLE_CUE, vector__isnull=True),
         )
         .order_by("key")
     )

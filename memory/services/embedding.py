@@ -37,7 +37,7 @@ def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> 
                 EMBEDDABLE_CUE,
                 tenant_id=tenant_id,
                 network_id=network_id,
-                embedding__isnull=True,
+                vector__isnull=True,
                 engram_links__engram_id__in=engram_ids,
             )
             .distinct()
@@ -58,9 +58,11 @@ def _store_cues(
     with connection.cursor() as cursor:
         cursor.execute(
             """
-            UPDATE memory_cue c SET embedding = v.vec::vector
+            INSERT INTO memory_cuevector (cue_id, tenant_id, network_id, embedding)
+            SELECT c.id, c.tenant_id, c.network_id, v.vec::vector
               FROM unnest(%s::bigint[], %s::text[]) AS v(id, vec)
-             WHERE c.tenant_id = %s AND c.network_id = %s AND c.id = v.id AND c.embedding IS NULL
+              JOIN memory_cue c ON c.tenant_id = %s AND c.network_id = %s AND c.id = v.id
+            ON CONFLICT (cue_id) DO NOTHING
             """,
             [[c.pk for c in chunk], [literal(v) for v in vectors], tenant_id, network_id],
         )

@@ -436,14 +436,21 @@ def _seeds(
             # Exact for all but very large networks: the HNSW graph holds every tenant's cues,
             # and a filtered walk finds a network's few (or, before the worker has embedded
             # them, none) only after visiting up to hnsw.max_scan_tuples others (~150 ms).
+            # (The vectors sit in memory_cuevector, a network's together; the five nearest
+            # are joined to their words after the limit.)
             rows = """
-                SELECT id, word, embedding FROM memory_cue
-                 WHERE tenant_id = %s AND network_id = %s AND embedding IS NOT NULL"""
-            source = f"({rows} OFFSET 0) c" if stats().cues <= EXACT_CUES_MAX else f"({rows}) c"
+                SELECT cue_id, embedding FROM memory_cuevector
+                 WHERE tenant_id = %s AND network_id = %s"""
+            source = f"({rows} OFFSET 0) v" if stats().cues <= EXACT_CUES_MAX else f"({rows}) v"
             cursor.execute(
-                f"SELECT id, word, embedding <=> %s::vector AS distance FROM {source} "
-                "ORDER BY distance LIMIT 5",
-                [vector, network.tenant_id, network.pk],
+                f"""
+                SELECT c.id, c.word, n.distance FROM (
+                    SELECT cue_id, embedding <=> %s::vector AS distance FROM {source}
+                     ORDER BY distance LIMIT 5) n
+                  JOIN memory_cue c ON c.tenant_id = %s AND c.id = n.cue_id
+                 ORDER BY n.distance
+                """,
+                [vector, network.tenant_id, network.pk, network.tenant_id],
             )
             for cue_id, word, distance in cursor.fetchall():
                 if 1 - distance >= SEMANTIC_MIN and cue_id not in seeds:

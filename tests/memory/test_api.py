@@ -195,7 +195,7 @@ def test_numbers_dates_and_times_get_no_cue_vector_and_never_wait_for_one(cast: 
     assert api.get("/api/v1/networks/default").json()["pending_cue_embeddings"] == 0
     with rls.tenant_scope(cast.tenant.pk):
         embedded = set(
-            Cue.objects.filter(network=network, embedding__isnull=False).values_list(
+            Cue.objects.filter(network=network, vector__isnull=False).values_list(
                 "lemma", flat=True
             )
         )

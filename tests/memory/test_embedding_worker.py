@@ -24,7 +24,7 @@ def test_the_worker_embeds_new_memories_and_recall_then_finds_them_by_meaning(
     while time.monotonic() < deadline:
         with rls.tenant_scope(cast.tenant.pk):
             engram = Engram.objects.get(tenant=cast.tenant)
-            cues_left = Cue.objects.filter(tenant=cast.tenant, embedding__isnull=True).count()
+            cues_left = Cue.objects.filter(tenant=cast.tenant, vector__isnull=True).count()
         if engram.embedding is not None and cues_left == 0:
             break
         time.sleep(0.3)

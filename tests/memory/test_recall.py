@@ -492,7 +492,7 @@ def test_a_small_networks_cues_are_matched_by_meaning_without_the_shared_graph(
     seen: list[tuple[str, object]] = []
 
     def capture(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
-        if "FROM memory_cue" in sql and "<=>" in sql:
+        if "FROM memory_cuevector" in sql and "<=>" in sql:
             seen.append((sql, params))
         return execute(sql, params, many, context)
 
@@ -505,7 +505,7 @@ def test_a_small_networks_cues_are_matched_by_meaning_without_the_shared_graph(
         cursor.execute("SET LOCAL enable_sort = off")
         cursor.execute(f"EXPLAIN {sql}", params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "cue_embedding_hnsw" not in plan, plan
+    assert "cuevector_hnsw" not in plan, plan
 
 
 def test_a_question_about_what_the_agent_said_prefers_the_agents_words(cast: Cast) -> None:

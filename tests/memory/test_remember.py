@@ -9,7 +9,7 @@ from audit.models import AuditEvent
 from audit.sealing import unseal
 from base.errors import ValidationFailed
 from memory.contracts import engram_items
-from memory.models import Cue, Edge, Engram, EngramCue, Network
+from memory.models import Cue, CueVector, Edge, Engram, EngramCue, Network
 from memory.services.lifecycle import Plan
 from memory.services.remember import engrams_remember
 from tenants import rls
@@ -175,9 +175,9 @@ def test_out_degree_stays_bounded_and_keeps_the_strongest_edges(cast: Cast) -> N
 @pytest.mark.django_db(transaction=True)
 def test_a_cue_count_update_is_hot_even_with_the_cues_embedding(cast: Cast) -> None:
     """Every remember raises its cues' counts. Were a count indexed, or a cue page too full
-    for a second version of a row with its inline embedding, each update would write the cue
-    into every index again, its HNSW graph too (migration 0026). Each write commits, as in
-    service, so the versions it leaves behind can be pruned."""
+    for a second version of the row, each update would write the cue into every index again
+    (migration 0026; the embedding was inline then, and its HNSW graph one of the indexes).
+    Each write commits, as in service, so the versions it leaves behind can be pruned."""
     from django.db import connection, transaction
 
     from memory.services.embedding import embed_missing
@@ -202,11 +202,9 @@ def test_a_cue_count_update_is_hot_even_with_the_cues_embedding(cast: Cast) -> N
         network = Network.objects.get(tenant=cast.tenant, key="default")
     embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=[first])
     with rls.tenant_scope(cast.tenant.pk):
-        assert Cue.objects.filter(network=network, embedding__isnull=False).count() == 8
-    # The embedding's update put most versions back on the page of the small rows (a new
-    # version stays on its page whenever it fits); updates after it move them to pages filled
-    # to the fillfactor, where a second version fits. Then nearly every count update is HOT
-    # (a chain is pruned only when its page is nearly full, so now and then one moves again).
+        assert CueVector.objects.filter(network=network).count() == 8
+    # Nearly every count update is HOT (a chain is pruned only when its page is nearly full,
+    # so now and then one moves again).
     write("settle")
     done, hot = 0, 0
     for n in range(6):

@@ -18,7 +18,7 @@ LOOKUP_INDEXES = {
     "apikey_prefix_lookup": "bearer auth finds a key before its tenant is known",
     "invitation_token_lookup": "an invitation link is opened before its tenant is known",
     # HNSW indexes hold one vector column only; queries filter by tenant and network.
-    "cue_embedding_hnsw": "pgvector HNSW cannot lead with tenant_id",
+    "cuevector_hnsw": "pgvector HNSW cannot lead with tenant_id",
     "engram_embedding_hnsw": "pgvector HNSW cannot lead with tenant_id",
     # A network is one tenant's; a tenant key column in a GIN costs a read of the tenant's whole
     # posting list per query (issue 10). Queries still filter by tenant, and RLS applies.
