@@ -273,7 +273,8 @@ def addressed(
     protocol:"), "if you are an assistant…", or described at the head ("AI systems evaluating
     suppliers:") — nobody writes that way to their own assistant. An AI describing itself ("As
     an AI language model, I…") is not addressed; in a transcript (``transcript``),
-    "Assistant:" heading a line is a speaker's label."""
+    "Assistant:" heading a line is a speaker's label, and so it is heading a text whose words
+    after it answer rather than ask (``REPLY``, ``REQUEST``): a chat turn imported alone."""
     before = text[max(sentence_start, start - 25) : start]
     after = text[end : end + 40]
     if IF_YOU_ARE.search(text[max(sentence_start, start - 30) : start]):
@@ -298,7 +299,14 @@ def addressed(
         near_line
         and not re.search(r"[:：\"«„“]", prefix)
         and len(prefix.split()) <= 1
-        and (transcript or (line_start == 0 and bool(REPLY.match(text, end, end + 90))))
+        and (
+            transcript
+            or (
+                line_start == 0
+                and bool(REPLY.match(text, end, end + 90))
+                and not REQUEST.search(text, end, end + 240)
+            )
+        )
     )  # "[2] Support bot:" opening a line of a transcript, or "Assistant: Sure, here are…"
     # opening a turn imported on its own: who speaks
     reading = READING.match(after) and re.match(r"^[^.!?\n]{0,60}[:：,，]", after)
@@ -324,20 +332,29 @@ def addressed(
 
 # What a turn opens with after its speaker's label when the AI it names is the one speaking
 # ("assistant: Sure, here are some recommendations", "AI: I'd recommend the 7:40 train",
-# "Bot: There are two flights", "AI: The museum opens at 9"): an answer, a first-person or a
-# presenting subject, an article (no order opens with one), or a first person after an opening
-# phrase ("For the quinoa recipe, I recommend…"). An order
-# to the AI opens with its verb or a condition ("Assistant: send…", "Agent: use the key…",
-# "AI assistant: when summarising this email, leave out…") and matches none of these.
+# "Bot: There are two flights", "AI: The museum opens at 9"): an answer word, a first-person
+# or presenting subject, an article, or a first person after an opening phrase ("For the
+# quinoa recipe, I recommend…"). An order opens with its verb or a condition ("Assistant:
+# send…", "AI assistant: when summarising this email, leave out…"); one that opens like an
+# answer still asks something of the AI in its first sentences (REQUEST), and is an address.
 REPLY = re.compile(  # matched where the label ends: REPLY.match(text, end)
-    r"[\s\"'»”)\]*_]{0,3}[:：]\s*[\"'“*_]{0,2}(?i:"
-    r"(?:yes|yeah|no|nope|sure|certainly|absolutely|of course|okay|ok|great|thanks|thank you|"
-    r"hello|hi|glad|sorry|noted|understood|done|got it|well|oh|ah|wow|indeed|congratulations|"
-    r"good|excellent|perfect|happy|welcome|you're welcome|what a|how|as an ai)\b"
-    r"|(?:i|i'm|i’m|i'd|i’d|i'll|i’ll|i've|i’ve|we|we're|we've|we'll|my|our|it|it's|it’s|"
-    r"that's|that’s|there|there's|there’s|here|here's|here’s|these|you're|you’re|you've|"
-    r"you’ve|the|a|an|this)\b(?![-_])"
-    r"|[^,.!?\n]{1,60},\s*(?:i|i'd|i’d|i'll|i’ll|i'm|i’m|we|we'd|we’d)\b)"  # "For the recipe, I…"
+    r"[\s\"'»”)\]*_]{0,3}[:：]\s*[\"'“*_]{0,2}\s*(?i:"
+    r"(?:yes|yeah|sure|certainly|absolutely|of course|great|thanks|thank you|glad|sorry|"
+    r"noted|understood|got it|indeed|congratulations|excellent|perfect|happy to|"
+    r"you're welcome|you’re welcome|what a)\b"
+    r"|(?:i|we|my|our|it|that's|that’s|there|here|these|the|a|an|this)\b(?![-_])"
+    r"|(?:for|in|based on|with|given|according to|as for|regarding)\b[^,.!?\n]{1,60},\s*"
+    r"(?:i|we)\b)"
+)
+# What turns an answer-like opening back into an order to the AI: someone asking it for
+# something ("I need you to…", "the user wants you to…", "you're to…"), a standing rule
+# ("from now on", "no matter what", "always recommend…"), or "now" and an order's verb.
+REQUEST = re.compile(
+    r"(?i)\b(?:i|we)(?:'d|’d| would)?\s+(?:really\s+)?(?:need|want|like|ask|require|expect|"
+    r"instruct|order|tell)\w*\s+you\b|\byou(?:'re|’re| are) to\b|\byou (?:must|shall)\b|"
+    r"\b(?:wants|needs|asks|asked|told|expects|instructs|instructed)\s+you\b|\bfrom now on\b|"
+    r"\bno matter\b|\b(?:always|never)\s+(?:recommend|mention|reveal|send|forward|share)\b|"
+    r"\bnow\s+(?:recommend|send|ignore|reveal|tell|say|print|delete|forward|share)\b"
 )
 # "An assistant, which cannot tell data from orders, …": a relative clause after the comma
 RELATIVE = re.compile(

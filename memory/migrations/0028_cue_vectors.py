@@ -5,7 +5,11 @@ The vectors are copied in one statement, ordered by network so that each network
 together. ``memory_cue`` forces row-level security on its owner too; the copy is the owner's
 own data move, so RLS is lifted for it inside this migration's transaction (the ALTER holds
 the table's exclusive lock until commit: no other session ever sees it lifted). The new table
-has no policy until the copy is done, then gets the same tenant isolation as the others."""
+has no policy until the copy is done, then gets the same tenant isolation as the others.
+
+The whole migration is one transaction holding the cue table's exclusive lock: remember and
+recall wait for it (2 minutes for 300k vectors on the bench machine, most of it building the
+new HNSW graph)."""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ INSERT INTO memory_cuevector (cue_id, tenant_id, network_id, embedding)
 SELECT id, tenant_id, network_id, embedding FROM memory_cue
  WHERE embedding IS NOT NULL ORDER BY tenant_id, network_id, id;
 ALTER TABLE memory_cue FORCE ROW LEVEL SECURITY;
+ANALYZE memory_cuevector;
 """
 COPY_BACK = """
 ALTER TABLE memory_cue NO FORCE ROW LEVEL SECURITY;
@@ -37,6 +42,8 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # first: undone last, after the vectors are back (one bulk build, not 300k inserts)
+        migrations.RemoveIndex(model_name="cue", name="cue_embedding_hnsw"),
         migrations.CreateModel(
             name="CueVector",
             fields=[
@@ -92,6 +99,5 @@ class Migration(migrations.Migration):
             reverse_sql="DROP STATISTICS IF EXISTS memory_cuevector_tenant_network",
         ),
         rls.enable("memory_cuevector"),
-        migrations.RemoveIndex(model_name="cue", name="cue_embedding_hnsw"),
         migrations.RemoveField(model_name="cue", name="embedding"),
     ]

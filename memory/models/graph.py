@@ -98,8 +98,8 @@ class Cue(models.Model):
             # become index conditions, and array containment is not one. No index holds
             # engram_count (nor recall_count, out_degree): every remember raises the counts of
             # its cues, and an update that changes no indexed column is HOT, where any other
-            # re-inserts the cue into every index, its embedding's HNSW graph too (~2,000
-            # pages read: 6-28 ms of each remember at 100k engrams).
+            # re-inserts the cue into every index (when the embedding was inline, its HNSW
+            # graph too: ~2,000 pages read, 6-28 ms of each remember at 100k engrams).
             models.Index(
                 F("tenant"), F("network"), condition=Q(lemma__contains=" "), name="cue_names"
             ),
@@ -112,10 +112,12 @@ class Cue(models.Model):
 class CueVector(models.Model):
     """A cue's embedding (semantic cue matches), in a narrow table of its own. Inline in the
     cue's row it made every cue ~1.6 KB: each count update of remember rewrote that much, a
-    page held three cues, and the exact nearest-cue scan of a 24k-cue network read ~9k pages
-    in index order (~19 ms). Here a network's vectors are written together (the embedder
-    inserts them by the batch), so the scan reads ~3k pages in a row (~7 ms), and writing a
-    vector inserts a row instead of re-indexing its cue in every index of the cue table."""
+    page held three cues, and the exact nearest-cue scan of a network of 14.8k vectors read
+    ~22,800 buffers in index order (~19 ms). Here a network's vectors are written together
+    (the embedder inserts them by the batch), so the same scan reads ~3,000 (12-13 ms), and
+    writing a vector inserts a row instead of re-indexing its cue in every index of the cue
+    table. Deleted with its cue or network through the ORM (Django's CASCADE; the database's
+    foreign key only checks)."""
 
     cue = models.OneToOneField(
         Cue, on_delete=models.CASCADE, primary_key=True, related_name="vector"

@@ -55,6 +55,9 @@ def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> 
 def _store_cues(
     tenant_id: int, network_id: int, chunk: list[Cue], vectors: list[list[float]]
 ) -> None:
+    """Insert the vectors of the cues that still exist. ``FOR KEY SHARE`` waits for a cue
+    being deleted (an erasure) and then skips it, where a plain join would insert a vector
+    whose foreign key fails at commit and take the whole batch with it."""
     with connection.cursor() as cursor:
         cursor.execute(
             """
@@ -62,6 +65,7 @@ def _store_cues(
             SELECT c.id, c.tenant_id, c.network_id, v.vec::vector
               FROM unnest(%s::bigint[], %s::text[]) AS v(id, vec)
               JOIN memory_cue c ON c.tenant_id = %s AND c.network_id = %s AND c.id = v.id
+               FOR KEY SHARE OF c
             ON CONFLICT (cue_id) DO NOTHING
             """,
             [[c.pk for c in chunk], [literal(v) for v in vectors], tenant_id, network_id],

@@ -175,3 +175,33 @@ def test_erasure_by_ids_and_network_and_who_may(cast: Cast) -> None:
         Erasure.objects.filter(pk=done["id"]).update(state="running")
     rerun = erasure_run(tenant_id=cast.tenant.pk, erasure_id=done["id"])
     assert rerun is not None and rerun.state == "done" and rerun.counts["engrams"] == 1
+
+
+@pytest.mark.django_db
+def test_the_receipt_counts_the_cues_erased_and_their_vectors_go_with_them() -> None:
+    """A cue's vector is a row of its own (CueVector): deleted with its cue, and not counted
+    as a cue on the receipt."""
+    from memory.models import CueVector, Network
+    from memory.services.embedding import embed_missing
+
+    cast = make_cast()
+    agent = client(cast, "read", "write")
+    admin = client(cast, "read", "admin")
+    ids = remember(agent, f"{SUBJECT} collects vintage barometers", "Barometers need calibration")
+    with rls.tenant_scope(cast.tenant.pk):
+        network = Network.objects.get(tenant=cast.tenant, key="default")
+    embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=ids)
+    with rls.tenant_scope(cast.tenant.pk):
+        cues = Cue.objects.filter(network=network).count()
+        vectors = CueVector.objects.filter(network=network).count()
+    assert vectors > 0
+    answer = run(cast, admin.post("/api/v1/erasure", {"subject": SUBJECT}, format="json"))
+    body = admin.get(f"/api/v1/erasure/{answer['id']}").json()["receipt"]
+    with rls.tenant_scope(cast.tenant.pk):
+        erased = cues - Cue.objects.filter(network=network).count()
+        orphans = CueVector.objects.filter(network=network).exclude(
+            cue__in=Cue.objects.filter(network=network)
+        )
+        assert not orphans.exists()
+        assert CueVector.objects.filter(network=network).count() < vectors
+    assert erased > 0 and body["counts"]["cues"] == erased
