@@ -127,6 +127,9 @@ class CueVector(models.Model):
     )
     network = models.ForeignKey(Network, on_delete=models.CASCADE, related_name="+", db_index=False)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    # the model that made it: the embedder replaces a vector of another model (as it does an
+    # engram's); blank for the vectors migration 0028 moved here, whose model nobody recorded
+    model = models.CharField(max_length=80, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [

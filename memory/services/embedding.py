@@ -13,8 +13,9 @@ BATCH = 64
 
 
 def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> int:
-    """Embed the listed engrams that still lack a vector, and the unembedded cues they are
-    filed under (only theirs: two tasks of one network then rarely embed the same cues).
+    """Embed the listed engrams that lack a vector of the current model, and the cues they are
+    filed under that lack one (only theirs: two tasks of one network then rarely embed the
+    same cues).
 
     Reads and writes are short tenant-scoped transactions; the model runs between them, so a
     slow embedding never holds a row lock that remember or recall would wait for.
@@ -35,9 +36,12 @@ def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> 
         cues = list(
             Cue.objects.filter(
                 EMBEDDABLE_CUE,
+                # none yet, or one of another model (a blank model: moved by migration 0028,
+                # made by whichever model was in use then, kept)
+                Q(vector__isnull=True)
+                | (Q(vector__model__gt="") & ~Q(vector__model=model.model_id)),
                 tenant_id=tenant_id,
                 network_id=network_id,
-                vector__isnull=True,
                 engram_links__engram_id__in=engram_ids,
             )
             .distinct()
@@ -48,12 +52,12 @@ def embed_missing(*, tenant_id: int, network_id: int, engram_ids: list[int]) -> 
         words = cues[start : start + BATCH * 4]
         vectors = model.embed([c.word for c in words])
         with rls.tenant_scope(tenant_id):
-            _store_cues(tenant_id, network_id, words, vectors)
+            _store_cues(tenant_id, network_id, model.model_id, words, vectors)
     return done
 
 
 def _store_cues(
-    tenant_id: int, network_id: int, chunk: list[Cue], vectors: list[list[float]]
+    tenant_id: int, network_id: int, model_id: str, chunk: list[Cue], vectors: list[list[float]]
 ) -> None:
     """Insert the vectors of the cues that still exist. ``FOR KEY SHARE`` waits for a cue
     being deleted (an erasure) and then skips it, where a plain join would insert a vector
@@ -61,14 +65,16 @@ def _store_cues(
     with connection.cursor() as cursor:
         cursor.execute(
             """
-            INSERT INTO memory_cuevector (cue_id, tenant_id, network_id, embedding)
-            SELECT c.id, c.tenant_id, c.network_id, v.vec::vector
+            INSERT INTO memory_cuevector (cue_id, tenant_id, network_id, embedding, model)
+            SELECT c.id, c.tenant_id, c.network_id, v.vec::vector, %s
               FROM unnest(%s::bigint[], %s::text[]) AS v(id, vec)
               JOIN memory_cue c ON c.tenant_id = %s AND c.network_id = %s AND c.id = v.id
                FOR KEY SHARE OF c
-            ON CONFLICT (cue_id) DO NOTHING
+            ON CONFLICT (cue_id) DO UPDATE
+               SET embedding = EXCLUDED.embedding, model = EXCLUDED.model
+             WHERE memory_cuevector.model <> EXCLUDED.model
             """,
-            [[c.pk for c in chunk], [literal(v) for v in vectors], tenant_id, network_id],
+            [model_id, [c.pk for c in chunk], [literal(v) for v in vectors], tenant_id, network_id],
         )
 
 

@@ -214,3 +214,35 @@ def test_a_cue_count_update_is_hot_even_with_the_cues_embedding(cast: Cast) -> N
             done, hot = (a - b + c for a, b, c in zip(updates(), before, (done, hot), strict=True))
     assert done >= 6 * len(words)  # engram counts (and out-degrees) went up
     assert hot >= 0.75 * done, f"{hot} of {done} cue updates were HOT"
+
+
+@pytest.mark.django_db
+def test_a_cue_vector_of_another_model_is_made_again_and_an_unknown_one_is_kept(
+    cast: Cast,
+) -> None:
+    """Cue vectors record their model, as engrams do: a change of model replaces them when
+    their engrams are embedded again; the vectors migration 0028 moved (blank model) stay."""
+    from memory.embeddings import embedder
+    from memory.services.embedding import embed_missing
+
+    first = remember(cast, [{"content": "x", "schema": ["harbour", "lantern"]}]).outcomes[0].id
+    with rls.tenant_scope(cast.tenant.pk):
+        network = Network.objects.get(tenant=cast.tenant, key="default")
+    embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=[first])
+    current = embedder().model_id
+    with rls.tenant_scope(cast.tenant.pk):
+        vectors = CueVector.objects.filter(network=network)
+        assert {v.model for v in vectors} == {current}
+        made = {v.cue.lemma: list(v.embedding) for v in vectors}
+        CueVector.objects.filter(network=network, cue__lemma="harbour").update(
+            model="old-model", embedding=[0.5] * 384
+        )
+        CueVector.objects.filter(network=network, cue__lemma="lantern").update(
+            model="", embedding=[0.25] * 384
+        )
+    embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=[first])
+    with rls.tenant_scope(cast.tenant.pk):
+        after = {v.cue.lemma: v for v in CueVector.objects.filter(network=network)}
+    assert after["harbour"].model == current
+    assert list(after["harbour"].embedding) == pytest.approx(made["harbour"], abs=1e-6)
+    assert after["lantern"].model == "" and list(after["lantern"].embedding) == [0.25] * 384
