@@ -206,7 +206,7 @@ def _erase(erasure: Erasure, engrams: list[Engram]) -> dict[int, list[str]]:
         Q(source_id__in=dead_ids) | Q(target_id__in=dead_ids), tenant_id=tenant_id
     ).delete()
     EngramCue.objects.filter(tenant_id=tenant_id, cue_id__in=dead_ids).delete()
-    # (their vectors go with them: counted as cues, not as rows deleted)
+    # their vectors are deleted with them; the receipt counts the cues alone
     gone = Cue.objects.filter(tenant_id=tenant_id, pk__in=dead_ids).delete()[1]
     counts["cues"] = gone.get("memory.Cue", 0)
     Engram.objects.filter(tenant_id=tenant_id, pk__in=ids).update(
