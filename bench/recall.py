@@ -304,10 +304,17 @@ def run_new_tenant(port: int, seed: int) -> list[tuple]:
 
 
 def run_embedder(port: int, seed: int, count: int = 2000) -> list[tuple]:
-    """The Celery embedder end to end against the same model in this process: ``count`` new
-    engrams remembered over REST (batches of 500) into a new tenant, with the worker ``make
-    run`` starts (its processes, its ONNX threads), timed until the network reports no pending
-    engram or cue embedding; then the same texts embedded here, in the batches the worker uses."""
+    """The Celery embedder against the same model in this process, with the worker ``make run``
+    starts (its processes, its ONNX threads), in a new tenant:
+
+    * end to end: ``count`` new engrams remembered over REST (batches of 500) while the worker
+      embeds, timed until the network reports no pending engram or cue embedding;
+    * the worker alone: ``count`` more into a second network while the worker leaves the
+      embeddings queue alone, then timed from the moment it starts consuming it again;
+
+    then the same texts embedded here, in the batches the worker uses."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from config.celery import app
     from config.devserver import CORES, WORKER_PROCESSES, _celery
     from config.env import queues
 
@@ -317,8 +324,10 @@ def run_embedder(port: int, seed: int, count: int = 2000) -> list[tuple]:
     http = httpx2.Client(
         base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Bearer {key}"}, timeout=300
     )
-    data = corpus(seed + 2)
-    texts = [data.engram(i)["content"] for i in range(count)]
+    texts = {}
+    for network, offset in (("default", 2), ("alone", 3)):
+        data = corpus(seed + offset)
+        texts[network] = [data.engram(i)["content"] for i in range(count)]
     names = queues(os.environ.get("MNEMO_PROFILE", "bench"))
     log = open(ROOT / "var" / "bench" / "embedder-worker.log", "ab")  # noqa: SIM115
     # The bench profile has no standing worker (ingests embed with memory_embed): its queues
@@ -329,6 +338,7 @@ def run_embedder(port: int, seed: int, count: int = 2000) -> list[tuple]:
         capture_output=True,
         check=True,
     )
+    hostname = f"bench-embed-{os.getpid()}@127.0.0.1"
     worker = subprocess.Popen(
         _celery(
             "--queues",
@@ -336,31 +346,42 @@ def run_embedder(port: int, seed: int, count: int = 2000) -> list[tuple]:
             "--concurrency",
             str(WORKER_PROCESSES),
             "--hostname",
-            f"bench-embed-{os.getpid()}@%h",
+            hostname,
         ),
         cwd=ROOT,
         env={**os.environ, "EMBEDDINGS_THREADS": str(max(1, CORES // WORKER_PROCESSES))},
         stdout=log,
         stderr=log,
     )
-    try:
-        time.sleep(8)  # the worker's processes start (the model loads on first use, counted)
-        started = time.perf_counter()
+
+    def ingest(network: str) -> None:
         for start in range(0, count, 500):
-            batch = [{"content": text} for text in texts[start : start + 500]]
-            http.post("/api/v1/remember", json={"engrams": batch}).raise_for_status()
+            batch = [{"content": text} for text in texts[network][start : start + 500]]
+            http.post(
+                "/api/v1/remember", json={"network": network, "engrams": batch}
+            ).raise_for_status()
+
+    def embedded(network: str, started: float) -> float:
         while True:
-            network = http.get("/api/v1/networks/default").json()
-            if not network["pending_embeddings"] and not network["pending_cue_embeddings"]:
-                break
+            state = http.get(f"/api/v1/networks/{network}").json()
+            if not state["pending_embeddings"] and not state["pending_cue_embeddings"]:
+                return count / (time.perf_counter() - started)
             if time.perf_counter() - started > 1200:
                 raise SystemExit("the worker did not embed the network in 20 minutes")
-            time.sleep(0.25)
-        celery_rate = count / (time.perf_counter() - started)
+            time.sleep(0.1)
+
+    try:
+        time.sleep(10)  # the worker's processes start and load the model
+        started = time.perf_counter()
+        ingest("default")
+        end_to_end = embedded("default", started)
+        app.control.cancel_consumer(names["embeddings"], destination=[hostname], reply=True)
+        ingest("alone")
+        app.control.add_consumer(names["embeddings"], destination=[hostname], reply=True)
+        alone = embedded("alone", time.perf_counter())
     finally:
         worker.terminate()
         worker.wait(timeout=60)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
@@ -368,11 +389,12 @@ def run_embedder(port: int, seed: int, count: int = 2000) -> list[tuple]:
     from memory.services.embedding import BATCH
 
     model = embedder()
-    model.embed(texts[:8])  # loaded before the clock starts
+    model.embed(texts["default"][:8])  # loaded before the clock starts
+    both = texts["default"] + texts["alone"]
     started = time.perf_counter()
-    for start in range(0, count, BATCH):
-        model.embed(texts[start : start + BATCH])
-    local_rate = count / (time.perf_counter() - started)
+    for start in range(0, len(both), BATCH):
+        model.embed(both[start : start + BATCH])
+    local_rate = len(both) / (time.perf_counter() - started)
     return [
         (
             0,
@@ -381,8 +403,9 @@ def run_embedder(port: int, seed: int, count: int = 2000) -> list[tuple]:
             0,
             0,
             0,
-            f"{celery_rate:,.0f} engrams/s end to end = {celery_rate / local_rate:.0%} of "
-            f"in-process {local_rate:,.0f}/s",
+            f"worker alone {alone:,.0f} engrams/s = {alone / local_rate:.0%} of in-process "
+            f"{local_rate:,.0f}/s; end to end over REST {end_to_end:,.0f}/s = "
+            f"{end_to_end / local_rate:.0%}",
         )
     ]
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from celery import shared_task
+from celery.signals import worker_init, worker_process_init
+from django.conf import settings
 from django.db import OperationalError
 
 from base.background import queue_is_empty
@@ -20,6 +23,31 @@ from tenants import rls
 from tenants.models import Tenant
 
 log = logging.getLogger(__name__)
+
+# Set before the pool forks (worker_init), read by each pool process as it starts.
+_embeds = False
+
+
+@worker_init.connect
+def _note_embeddings_queue(sender: Any = None, **_: Any) -> None:
+    """Does this worker consume the embeddings queue? (``-Q`` may leave it to another.)"""
+    global _embeds
+    consumed = sender.app.amqp.queues.consume_from if sender is not None else None
+    _embeds = settings.QUEUE_EMBEDDINGS in (consumed or {})
+
+
+@worker_process_init.connect
+def _warm_embedder(**_: Any) -> threading.Thread | None:
+    """Each pool process of an embedding worker loads its model (one ONNX session) as it
+    starts, not inside its first task. On a thread: Celery gives a starting process 4 s; a
+    task that arrives first waits for the model on the embedder's lock."""
+    if not _embeds:
+        return None
+    from memory.embeddings import warm_up
+
+    thread = threading.Thread(target=warm_up, name="warm-embedder", daemon=True)
+    thread.start()
+    return thread
 
 
 @shared_task(
