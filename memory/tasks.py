@@ -52,14 +52,16 @@ def _warm_embedder(**_: Any) -> threading.Thread | None:
 
 @shared_task(
     bind=True,
-    autoretry_for=(OSError, ConnectionError),
+    autoretry_for=(OSError, ConnectionError, OperationalError),
     retry_backoff=True,
     max_retries=8,
     acks_late=True,
 )
 def embed_engrams(self: object, tenant_id: int, network_id: int, engram_ids: list[int]) -> int:
     """Embed these engrams (and the network's cues that have no vector yet). Re-running only
-    fills what is still missing, so retries and duplicate deliveries are harmless."""
+    fills what is still missing, so retries and duplicate deliveries are harmless. A task whose
+    Postgres went away is run again: the vectors it wrote without waiting for their flush may
+    be gone, and a cue's, unlike an engram's, has no sweeper to find it missing."""
     # embed_missing opens a short tenant-scoped transaction per chunk: no lock is held while
     # the model runs.
     return embed_missing(tenant_id=tenant_id, network_id=network_id, engram_ids=engram_ids)

@@ -123,3 +123,13 @@ def test_an_embedding_worker_loads_its_model_as_each_process_starts(
     thread.join(timeout=60)
     assert memory.embeddings._embedder is not None
     monkeypatch.setattr(tasks, "_embeds", False)
+
+
+def test_an_embed_task_whose_database_went_away_runs_again() -> None:
+    """Its vectors written without waiting for the flush may be lost with Postgres; an
+    engram's are found by the sweeper, a cue's only by running the task again."""
+    from django.db import OperationalError
+
+    from memory.tasks import embed_engrams
+
+    assert OperationalError in embed_engrams.autoretry_for
