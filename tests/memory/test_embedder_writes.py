@@ -133,3 +133,32 @@ def test_an_embed_task_whose_database_went_away_runs_again() -> None:
     from memory.tasks import embed_engrams
 
     assert OperationalError in embed_engrams.autoretry_for
+
+
+def test_a_cue_another_task_is_embedding_is_left_to_it(cast: Cast) -> None:
+    """Two tasks of one network share most of their cues; each embeds the ones it claims
+    (a Redis key) and leaves another's claim alone. Its own claims go when it is done."""
+    from base.redis_client import client
+    from memory.services.embedding import _claim_key
+
+    network, ids = _remembered(cast, 3)
+    with rls.tenant_scope(cast.tenant.pk):
+        cues = {c.lemma: c.pk for c in Cue.objects.filter(network=network)}
+    taken = _claim_key(cues["harbour"])
+    client().set(taken, 1, ex=30)  # another task is embedding it
+    try:
+        embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=ids)
+        with rls.tenant_scope(cast.tenant.pk):
+            made = set(
+                CueVector.objects.filter(network=network).values_list("cue__lemma", flat=True)
+            )
+        assert made == set(cues) - {"harbour"}
+        assert client().exists(taken)  # not ours to release
+        assert not any(
+            client().exists(_claim_key(pk)) for lemma, pk in cues.items() if lemma != "harbour"
+        )
+    finally:
+        client().delete(taken)
+    embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=ids)
+    with rls.tenant_scope(cast.tenant.pk):
+        assert CueVector.objects.filter(network=network).count() == len(cues)
