@@ -202,8 +202,9 @@ def binary_vectors(vectors: Sequence[Sequence[float]]) -> list[BinaryVector]:
     vector, measured). The connection learns pgvector's type on first use, one catalog read
     per connection; only a dumper is added, so nothing changes how vectors are read. Call it
     before opening the cursor that sends them: a cursor copies its connection's adapters."""
+    import psycopg
     from django.db import connection
-    from psycopg.adapt import Dumper
+    from psycopg.adapt import Dumper, PyFormat
     from psycopg.pq import Format
     from psycopg.types import TypeInfo
 
@@ -213,8 +214,8 @@ def binary_vectors(vectors: Sequence[Sequence[float]]) -> list[BinaryVector]:
     raw = connection.connection
     adapters = raw.adapters
     try:
-        adapters.get_dumper(BinaryVector, Format.BINARY)
-    except Exception:  # psycopg.ProgrammingError: not known on this connection yet
+        adapters.get_dumper(BinaryVector, PyFormat.BINARY)
+    except psycopg.ProgrammingError:  # not known on this connection yet
         info = TypeInfo.fetch(raw, "vector")
         if info is None:
             raise LookupError("the vector type (pgvector) is not in the database") from None

@@ -12,8 +12,11 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from audit.actors import Actor
+from memory.contracts import engram_items
 from memory.models import Cue, CueVector, Engram, Network
 from memory.services.embedding import embed_missing
+from memory.services.remember import engrams_remember
 from tenants import rls
 from tests.factories import Cast
 from tests.memory.test_remember import remember
@@ -162,3 +165,38 @@ def test_a_cue_another_task_is_embedding_is_left_to_it(cast: Cast) -> None:
     embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=ids)
     with rls.tenant_scope(cast.tenant.pk):
         assert CueVector.objects.filter(network=network).count() == len(cues)
+
+
+def test_another_tenants_engrams_are_not_embedded_under_this_tenant(cast: Cast) -> None:
+    """The embedder's reads (engrams, their links, their cues) and writes are the tenant's:
+    another tenant's engram ids sent with this tenant's network embed nothing of it."""
+    network, ids = _remembered(cast, 3)
+    with transaction.atomic():
+        rls.activate(tenant_id=cast.other.pk)
+        theirs = engrams_remember(
+            tenant=cast.other,
+            actor=Actor.system("tests"),
+            network_key="default",
+            items=engram_items([{"content": "globex secret plan", "schema": ["secret"]}]),
+            source="api",
+        )
+    other_ids = [o.id for o in theirs.outcomes]
+    assert embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=other_ids) == 0
+    with rls.tenant_scope(cast.other.pk):
+        assert Engram.objects.get(pk=other_ids[0]).embedding is None
+        assert not CueVector.objects.filter(tenant=cast.other).exists()
+    assert embed_missing(tenant_id=cast.tenant.pk, network_id=network.pk, engram_ids=ids) == 3
+
+
+def test_a_connection_learns_the_vector_type_once(cast: Cast) -> None:
+    """The type is looked up on a connection's first binary write, not on every chunk."""
+    from psycopg.adapt import PyFormat
+
+    from memory.embeddings import BinaryVector, binary_vectors
+
+    with rls.tenant_scope(cast.tenant.pk):
+        binary_vectors([[0.0] * 384])
+        adapters = connection.connection.adapters
+        first = adapters.get_dumper(BinaryVector, PyFormat.BINARY)
+        binary_vectors([[1.0] * 384])
+        assert connection.connection.adapters.get_dumper(BinaryVector, PyFormat.BINARY) is first
