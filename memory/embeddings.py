@@ -187,60 +187,37 @@ def literal(vector: Sequence[float]) -> str:
     return "[" + ",".join(f"{x:.6g}" for x in vector) + "]"
 
 
-class BinaryVector:
-    """A vector bound for Postgres in pgvector's binary format (see ``binary_vectors``)."""
-
-    __slots__ = ("values",)
-
-    def __init__(self, values: Sequence[float]) -> None:
-        self.values = values
-
-
-def binary_vectors(vectors: Sequence[Sequence[float]]) -> list[BinaryVector]:
+def binary_vectors(vectors: Sequence[Sequence[float]]) -> list[Any]:
     """Vectors as one ``vector[]`` parameter sent in binary (write ``%b``, not ``%s``): the
     embedder's writes format no text here and Postgres parses none (text cost ~12x more per
-    vector, measured). The connection learns pgvector's type on first use, one catalog read
-    per connection; only a dumper is added, so nothing changes how vectors are read. Call it
-    before opening the cursor that sends them: a cursor copies its connection's adapters."""
+    vector, measured). pgvector's own ``Vector`` and dumpers carry them; the connection learns
+    the type on first use, one catalog read per connection, and gets only the dumpers (not
+    pgvector's loaders), so nothing changes how vectors are read. Call it before opening the
+    cursor that sends them: a cursor copies its connection's adapters."""
     import psycopg
     from django.db import connection
-    from psycopg.adapt import Dumper, PyFormat
-    from psycopg.pq import Format
+    from pgvector import Vector
+    from pgvector.psycopg.vector import VectorBinaryDumper, VectorDumper
+    from psycopg.adapt import PyFormat
     from psycopg.types import TypeInfo
 
     if any(len(v) != EMBEDDING_DIMENSIONS for v in vectors):
         raise ValueError(f"an embedding does not have {EMBEDDING_DIMENSIONS} dimensions")
     connection.ensure_connection()
     raw = connection.connection
-    adapters = raw.adapters
     try:
-        adapters.get_dumper(BinaryVector, PyFormat.BINARY)
+        raw.adapters.get_dumper(Vector, PyFormat.BINARY)
     except psycopg.ProgrammingError:  # not known on this connection yet
         info = TypeInfo.fetch(raw, "vector")
         if info is None:
             raise LookupError("the vector type (pgvector) is not in the database") from None
         info.register(raw)  # its array type too, for vector[]
-
-        class VectorDumper(Dumper):
-            format = Format.BINARY
-            oid = info.oid
-
-            def dump(self, obj: BinaryVector) -> bytes:
-                import numpy as np
-
-                values = np.asarray(obj.values, dtype=">f4")
-                return len(values).to_bytes(2, "big") + b"\0\0" + values.tobytes()
-
-        class VectorTextDumper(Dumper):  # for a query shown as text (logs, DEBUG)
-            format = Format.TEXT
-            oid = info.oid
-
-            def dump(self, obj: BinaryVector) -> bytes:
-                return literal(obj.values).encode()
-
-        adapters.register_dumper(BinaryVector, VectorTextDumper)
-        adapters.register_dumper(BinaryVector, VectorDumper)
-    return [BinaryVector(v) for v in vectors]
+        # the text one renders a query shown as text (DEBUG's log)
+        for dumper in (VectorDumper, VectorBinaryDumper):
+            raw.adapters.register_dumper(
+                Vector, type(dumper.__name__, (dumper,), {"oid": info.oid})
+            )
+    return [Vector(list(v)) for v in vectors]
 
 
 _soon = ThreadPoolExecutor(max_workers=4, thread_name_prefix="query-vector")

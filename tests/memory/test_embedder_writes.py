@@ -190,13 +190,14 @@ def test_another_tenants_engrams_are_not_embedded_under_this_tenant(cast: Cast) 
 
 def test_a_connection_learns_the_vector_type_once(cast: Cast) -> None:
     """The type is looked up on a connection's first binary write, not on every chunk."""
+    from pgvector import Vector
     from psycopg.adapt import PyFormat
 
-    from memory.embeddings import BinaryVector, binary_vectors
+    from memory.embeddings import binary_vectors
 
     with rls.tenant_scope(cast.tenant.pk):
         binary_vectors([[0.0] * 384])
         adapters = connection.connection.adapters
-        first = adapters.get_dumper(BinaryVector, PyFormat.BINARY)
+        first = adapters.get_dumper(Vector, PyFormat.BINARY)
         binary_vectors([[1.0] * 384])
-        assert connection.connection.adapters.get_dumper(BinaryVector, PyFormat.BINARY) is first
+        assert connection.connection.adapters.get_dumper(Vector, PyFormat.BINARY) is first
